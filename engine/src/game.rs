@@ -1,0 +1,359 @@
+//! The seam between the rules of a game and the searches that play it.
+//!
+//! Scheme: every game that alpha-beta plays (chess, xiangqi, international draughts) provides a
+//! position type implementing [`Position`] (and [`Notation`] for text), plus an [`Evaluator`].
+//! The search in `crate::search` is generic over these traits and monomorphised per game, so no
+//! call crosses a `dyn` boundary per node, and capabilities that differ by game are associated
+//! constants the compiler folds away. Go is played by Monte-Carlo tree search over the smaller
+//! [`MctsState`] trait instead; alpha-beta is never forced onto it.
+//!
+//! Nothing here names a game. What each game does behind the trait:
+//!
+//! - **Chess**: legal generation (pins and checks handled in the generator), make/unmake with an
+//!   undo record, checks, null move sound unless only pawns remain; outcomes are checkmate,
+//!   stalemate (a draw), threefold repetition, the 50-move rule and dead positions.
+//! - **Xiangqi**: stalemate is a *loss* for the side that cannot move; a side that gives
+//!   perpetual check (the position repeating while it checks every time) loses, a repetition
+//!   with no violation is a draw; the natural move limit draws. All of it is answered by
+//!   [`Position::rule_outcome`] and [`Position::no_move_outcome`]; the search never special-cases it.
+//! - **International draughts**: captures are compulsory and the majority capture must be taken,
+//!   so when a capture exists [`GenKind::Quiet`] yields nothing and [`GenKind::Noisy`] yields
+//!   exactly the legal captures; a move is identified by its start, end and captured set (two
+//!   paths with the same three are one move); passing is unsound, so `NULL_MOVE_OK` is false.
+//!   Positions are small and copy-make is used (`Undo` may be a copy of the position).
+//! - **Go**: [`MctsState`]: copy, legal moves (suicide and positional superko excluded), play,
+//!   random playout, area score.
+//!
+//! Scores are plain `i32` in centipawn-like units from the side to move's view; mate and rule
+//! results are encoded by `crate::score`.
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+
+/// Capacity of a move list. Chess has at most 218 legal moves, xiangqi about 120; a draughts
+/// generator deduplicates captures by (from, to, captured set), which keeps real positions far
+/// below this. A generator must never push past it (`ArrayVec::push` would panic).
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity move list on the stack: generation never allocates.
+pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
+
+/// The side to move. `First` moves first in the initial position of every game: White in chess
+/// and draughts, Red in xiangqi, Black in Go.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub enum Side {
+    First = 0,
+    Second = 1,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::First, Side::Second];
+
+    #[inline]
+    pub fn flip(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second`: for indexing per-side tables.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Which moves a generator is asked for. `Noisy` are the moves quiescence search follows:
+/// captures and promotions in chess, captures in xiangqi, the compulsory captures in draughts.
+/// `Quiet` is everything else; `All` is their union (in one pass where that is cheaper).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenKind {
+    All,
+    Noisy,
+    Quiet,
+}
+
+/// The result of a finished game, from the view of the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Verdict {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Verdict {
+    /// The same result from the other side's view.
+    pub fn flip(self) -> Verdict {
+        match self {
+            Verdict::Win => Verdict::Loss,
+            Verdict::Draw => Verdict::Draw,
+            Verdict::Loss => Verdict::Win,
+        }
+    }
+}
+
+/// Why a game ended; protocols and the match referee report it, the search only needs the
+/// [`Verdict`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reason {
+    /// In check with no legal move.
+    Checkmate,
+    /// Not in check with no legal move (a draw in chess, a loss in xiangqi).
+    Stalemate,
+    /// No legal move where the game has no checks (draughts: blocked).
+    NoLegalMove,
+    /// No pieces left (draughts).
+    NoPieces,
+    /// The position repeated the number of times the rules count, with no side at fault.
+    Repetition,
+    /// The position repeated while one side checked every time (xiangqi: the checker loses).
+    PerpetualCheck,
+    /// The position repeated while one side chased an unprotected piece every time (xiangqi).
+    PerpetualChase,
+    /// A move-count rule: chess 50 moves, xiangqi 60 moves, draughts 25 king moves.
+    MoveLimit,
+    /// Draughts' 16-move and 5-move rules against a lone king.
+    EndgameRule,
+    /// Neither side can ever win (chess dead positions).
+    DeadPosition,
+    /// Counted at the end of the game (Go area scoring).
+    Score,
+}
+
+/// A rule result: who won, from the side to move's view, and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub const fn new(verdict: Verdict, reason: Reason) -> Outcome {
+        Outcome { verdict, reason }
+    }
+    pub const fn draw(reason: Reason) -> Outcome {
+        Outcome::new(Verdict::Draw, reason)
+    }
+    pub const fn loss(reason: Reason) -> Outcome {
+        Outcome::new(Verdict::Loss, reason)
+    }
+    pub const fn win(reason: Reason) -> Outcome {
+        Outcome::new(Verdict::Win, reason)
+    }
+}
+
+/// An error in position or move text: a malformed FEN, an illegal or unknown move. The message
+/// names the problem in words a user can act on; protocols wrap it in their own error form.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TextError(pub String);
+
+impl TextError {
+    pub fn new(message: impl Into<String>) -> TextError {
+        TextError(message.into())
+    }
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TextError {}
+
+/// A position of a game played by alpha-beta search.
+///
+/// The position carries its own game history (the keys, and whatever else its repetition rules
+/// need), pushed by [`make`](Position::make) and popped by [`unmake`](Position::unmake), so that
+/// [`rule_outcome`](Position::rule_outcome) sees repetitions that reach back before the search
+/// root as well as those inside the search.
+pub trait Position: Clone + Send + Sync + 'static {
+    /// A move: small and `Copy`; the table stores it through [`pack`](Position::pack).
+    type Move: Copy + Eq + Send + Sync + fmt::Debug + 'static;
+    /// What [`unmake`](Position::unmake) needs to restore the position. Copy-make games may use
+    /// a copy of the position itself.
+    type Undo;
+
+    /// Whether passing is a sound pruning device in this game. False in draughts, where captures
+    /// are compulsory and zugzwang is the rule rather than the exception; the search then never
+    /// calls [`make_null`](Position::make_null).
+    const NULL_MOVE_OK: bool;
+    /// Whether the game has checks (chess, xiangqi). Without them the search skips check
+    /// extensions and evasion logic.
+    const HAS_CHECKS: bool;
+    /// Size of the index space of [`move_index`](Position::move_index), for history tables.
+    const MOVE_INDEX_SPACE: usize;
+
+    fn side_to_move(&self) -> Side;
+
+    /// Zobrist key of everything that decides the legal moves and rule results from here on:
+    /// pieces, side to move, and rule state (castling rights; an en-passant file only when a
+    /// capture there is possible).
+    fn key(&self) -> u64;
+
+    /// Appends moves of the given kind to `out`. A game may generate legal moves only (then
+    /// [`is_legal`](Position::is_legal) is always true) or pseudo-legal moves that the caller
+    /// filters with `is_legal`. `Noisy` and `Quiet` partition `All`.
+    fn generate(&self, kind: GenKind, out: &mut MoveList<Self::Move>);
+
+    /// Whether `m`, taken from the transposition table, a killer slot or a countermove table
+    /// (so possibly from another position), is one that [`generate`](Position::generate) with
+    /// `All` could have produced here. Must be cheap and must never panic on any value.
+    fn is_pseudo_legal(&self, m: Self::Move) -> bool;
+
+    /// Whether a pseudo-legal move is legal (leaves no king capturable).
+    fn is_legal(&self, m: Self::Move) -> bool;
+
+    /// Whether the move belongs to the `Noisy` kind.
+    fn is_noisy(&self, m: Self::Move) -> bool;
+
+    /// Whether the side to move is in check. Always false where the game has no checks.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// Plays a legal move.
+    fn make(&mut self, m: Self::Move) -> Self::Undo;
+
+    /// Takes back the move `m` that produced `undo`.
+    fn unmake(&mut self, m: Self::Move, undo: Self::Undo);
+
+    /// Whether a null move is sound here: the game allows it, the side to move is not in check,
+    /// and the position is not one where zugzwang is likely (chess: only king and pawns left).
+    fn null_move_sound(&self) -> bool {
+        Self::NULL_MOVE_OK && !self.in_check()
+    }
+
+    /// Passes the turn. Only called when [`null_move_sound`](Position::null_move_sound) holds; a
+    /// game without a sound null move still implements it (as a plain side flip) so that no
+    /// caller can reach a panic.
+    fn make_null(&mut self) -> Self::Undo;
+
+    fn unmake_null(&mut self, undo: Self::Undo);
+
+    /// Every rule result that can be told without generating moves: repetition (with the game
+    /// history), perpetual check and chase, move-count rules, dead positions, no pieces left.
+    /// `ply` is the number of plies played since the search root, so a game can count a
+    /// repetition inside the search tree at its first recurrence while one reaching back into
+    /// the game history needs the rule's full count. Called at every node, so it must be cheap.
+    fn rule_outcome(&self, ply: usize) -> Option<Outcome>;
+
+    /// The result when the side to move has no legal move: checkmate is a loss everywhere;
+    /// stalemate is a draw in chess and a loss in xiangqi; having no move loses in draughts.
+    fn no_move_outcome(&self) -> Outcome;
+
+    /// Every rule result of this position as a finished game, or `None` while play goes on.
+    /// For referees and protocols; the search uses the two cheaper parts directly.
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.rule_outcome(0) {
+            return Some(outcome);
+        }
+        if self.has_legal_move() {
+            None
+        } else {
+            Some(self.no_move_outcome())
+        }
+    }
+
+    /// Whether any legal move exists.
+    fn has_legal_move(&self) -> bool {
+        let mut moves = MoveList::new();
+        self.generate(GenKind::All, &mut moves);
+        moves.iter().any(|&m| self.is_legal(m))
+    }
+
+    /// A dense index of the move below [`MOVE_INDEX_SPACE`](Position::MOVE_INDEX_SPACE) for
+    /// history and countermove tables (for example piece and target square).
+    fn move_index(&self, m: Self::Move) -> usize;
+
+    /// The expected material gain of a noisy move (victim value, less a fraction of the
+    /// attacker's for ordering): used for MVV/LVA ordering and delta pruning. Zero for quiet moves.
+    fn noisy_value(&self, _m: Self::Move) -> i32 {
+        0
+    }
+
+    /// Static exchange evaluation: whether playing `m` wins at least `threshold` once all
+    /// exchanges on its target square are played out. Games without a cheap exchange model
+    /// answer true, which turns SEE pruning off for them.
+    fn see_ge(&self, _m: Self::Move, _threshold: i32) -> bool {
+        true
+    }
+
+    /// A packing of the move into 32 bits for the transposition table. Where a move does not
+    /// fit (draughts captures), a hash of its identity is acceptable; [`unpack`](Position::unpack)
+    /// then matches it against the generated moves.
+    fn pack(m: Self::Move) -> u32;
+
+    /// The move packed as `bits` if it is pseudo-legal in this position, else `None`. Never
+    /// panics on any value (table entries may come from other positions, or be torn).
+    fn unpack(&self, bits: u32) -> Option<Self::Move>;
+}
+
+/// Position and move text: FEN (or the game's equivalent) and the move notation the protocols
+/// speak. Parsing accepts every form the game's protocols send; formatting writes the
+/// position's configured default form.
+pub trait Notation: Position {
+    /// The initial position of a game.
+    fn start() -> Self;
+
+    /// Reads a position. A malformed text is an error naming the problem; never a panic.
+    fn from_text(text: &str) -> Result<Self, TextError>;
+
+    /// Writes the position in the form `from_text` reads.
+    fn to_text(&self) -> String;
+
+    /// Reads a move and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, TextError>;
+
+    /// Writes a legal move of this position.
+    fn move_text(&self, m: Self::Move) -> String;
+}
+
+/// A static evaluation, separate from the rules so tuning can swap weights without touching
+/// them. One evaluator lives in each search thread (`Clone`), so it may keep caches such as a
+/// pawn-structure table behind `&mut self`.
+pub trait Evaluator<P: Position>: Clone + Send + 'static {
+    /// The value of the position for the side to move, in centipawn-like units, well inside
+    /// the mate range of `crate::score`.
+    fn evaluate(&mut self, pos: &P) -> i32;
+}
+
+/// A game state searched by Monte-Carlo tree search (Go). Copy-make: states are cloned into
+/// playouts; no make/unmake, no alpha-beta requirements.
+pub trait MctsState: Clone + Send + Sync + 'static {
+    type Move: Copy + Eq + Send + Sync + fmt::Debug + 'static;
+
+    fn to_move(&self) -> Side;
+
+    /// Appends every legal move, pass included.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Plays a legal move.
+    fn play(&mut self, m: Self::Move);
+
+    /// Plays the game out with a randomised policy and returns the result for the side to
+    /// move at the start of the playout: 1.0 win, 0.0 loss, 0.5 draw.
+    fn playout(&mut self, rng: &mut rand::rngs::SmallRng) -> f32;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_flips_and_indexes() {
+        assert_eq!(Side::First.flip(), Side::Second);
+        assert_eq!(Side::Second.flip(), Side::First);
+        assert_eq!(Side::First.index(), 0);
+        assert_eq!(Side::Second.index(), 1);
+    }
+
+    #[test]
+    fn verdict_flips() {
+        assert_eq!(Verdict::Win.flip(), Verdict::Loss);
+        assert_eq!(Verdict::Loss.flip(), Verdict::Win);
+        assert_eq!(Verdict::Draw.flip(), Verdict::Draw);
+    }
+}

@@ -1,0 +1,1 @@
+//! draughts: not yet implemented.

@@ -1,0 +1,1 @@
+//! go: not yet implemented.

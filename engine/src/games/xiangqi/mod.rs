@@ -1,0 +1,1 @@
+//! xiangqi: not yet implemented.

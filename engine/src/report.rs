@@ -1,0 +1,1 @@
+//! Protocol-neutral search events: not yet implemented.

@@ -1,0 +1,1 @@
+//! Alpha-beta search generic over `game::Position`: not yet implemented.

@@ -1,0 +1,144 @@
+//! Line I/O shared by every protocol: a stdin reader thread and a flushed line writer.
+//!
+//! Scheme: one reader thread turns the input bytes into lines and sends them on a crossbeam
+//! channel, so a protocol's session loop can `select!` over input lines and search events and
+//! answer `isready`, `ping` or `protocol_version` while a search runs. Bytes that are not UTF-8
+//! are replaced (never a panic); `\r\n` and `\n` both end a line; end of input closes the
+//! channel, which every protocol treats as `quit`. [`Output`] writes whole lines and flushes each
+//! one, from any thread, so lines from the search and the session never interleave mid-line.
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
+
+use crossbeam::channel::{self, Receiver};
+
+/// Input lines, in order; the channel closes at end of input.
+pub struct Input {
+    rx: Receiver<String>,
+}
+
+impl Input {
+    /// Starts the reader thread over stdin.
+    pub fn stdin() -> Input {
+        Input::from_reader(io::stdin())
+    }
+
+    /// Starts a reader thread over any byte source (tests feed transcripts through this).
+    pub fn from_reader<R: io::Read + Send + 'static>(reader: R) -> Input {
+        let (tx, rx) = channel::unbounded();
+        std::thread::Builder::new()
+            .name("input".into())
+            .spawn(move || {
+                let mut reader = io::BufReader::new(reader);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            while matches!(buf.last(), Some(b'\n' | b'\r')) {
+                                buf.pop();
+                            }
+                            let line = String::from_utf8_lossy(&buf).into_owned();
+                            if tx.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            })
+            .expect("spawning the input thread");
+        Input { rx }
+    }
+
+    /// The next line, or `None` at end of input.
+    pub fn recv(&self) -> Option<String> {
+        self.rx.recv().ok()
+    }
+
+    /// The channel itself, for `select!` against search events.
+    pub fn receiver(&self) -> &Receiver<String> {
+        &self.rx
+    }
+}
+
+/// A shared line writer. Cloning it shares the same sink.
+#[derive(Clone)]
+pub struct Output {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    /// Writes to stdout.
+    pub fn stdout() -> Output {
+        Output {
+            sink: Arc::new(Mutex::new(Box::new(io::stdout()))),
+        }
+    }
+
+    /// Writes into a shared buffer that a test can read back with [`Captured::text`].
+    pub fn capture() -> (Output, Captured) {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let out = Output {
+            sink: Arc::new(Mutex::new(Box::new(SharedBuf(buf.clone())))),
+        };
+        (out, Captured(buf))
+    }
+
+    /// Writes one line and flushes it. A closed stdout (the GUI went away) is ignored here;
+    /// the session ends when its input closes.
+    pub fn line(&self, text: &str) {
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = sink.write_all(text.as_bytes());
+        let _ = sink.write_all(b"\n");
+        let _ = sink.flush();
+    }
+}
+
+/// What a captured [`Output`] received.
+#[derive(Clone)]
+pub struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Captured {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
+    }
+}
+
+struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_on_lf_and_crlf_and_survive_bad_bytes() {
+        let input = Input::from_reader(&b"uci\r\nisready\n\xff\xfegarbage\nlast"[..]);
+        assert_eq!(input.recv().as_deref(), Some("uci"));
+        assert_eq!(input.recv().as_deref(), Some("isready"));
+        assert_eq!(input.recv().as_deref(), Some("\u{fffd}\u{fffd}garbage"));
+        assert_eq!(input.recv().as_deref(), Some("last"));
+        assert_eq!(input.recv(), None);
+    }
+
+    #[test]
+    fn captured_output_collects_lines() {
+        let (out, cap) = Output::capture();
+        out.line("uciok");
+        out.clone().line("readyok");
+        assert_eq!(cap.text(), "uciok\nreadyok\n");
+    }
+}

@@ -1,0 +1,9 @@
+//! The uci front end: not yet implemented.
+
+use crate::io::{Input, Output};
+
+/// Runs a uci session until `quit` or end of input. `first` is a line already read.
+pub fn run(input: Input, _out: Output, first: Option<String>) {
+    eprintln!("tetrarch: the uci protocol is not implemented yet");
+    drop((input, first));
+}
