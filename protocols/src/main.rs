@@ -39,7 +39,7 @@ enum Command {
     /// Speak UCCI (xiangqi).
     Ucci,
     /// Speak GTP v2 (Go).
-    Gtp,
+    Gtp(gtp::GtpArgs),
     /// Speak Hub (international draughts).
     Hub,
     /// Count the leaf nodes of the legal move tree.
@@ -53,7 +53,7 @@ fn main() -> ExitCode {
         None => auto(Input::stdin(), out),
         Some(Command::Uci) => uci::run(Input::stdin(), out, None),
         Some(Command::Ucci) => ucci::run(Input::stdin(), out, None),
-        Some(Command::Gtp) => gtp::run(Input::stdin(), out, None),
+        Some(Command::Gtp(args)) => gtp::run_with(Input::stdin(), out, None, &args),
         Some(Command::Hub) => hub::run(Input::stdin(), out, None),
         Some(Command::Perft(args)) => return perft::run(&args),
     }
