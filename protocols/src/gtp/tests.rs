@@ -523,7 +523,7 @@ fn pondering_keeps_the_session_responsive() {
     g.send("boardsize 9")
         .send("genmove b")
         .wait(300)
-        .send("play w e5")
+        .send("play w a1")
         .send("genmove b");
     let r = g.responses(4);
     assert!(r[1].starts_with("= "));
