@@ -438,9 +438,11 @@ impl<S: MctsState> Mcts<S> {
             let nn = visits + pv;
             let ww = wins + pv * pw;
             let mean = if nn > 0.0 { ww / nn } else { 0.5 };
-            let an = n.amaf_visits.load(Ordering::Relaxed) as f32;
+            // The prior counts as experience in both the real and the AMAF statistics, so it
+            // keeps its weight while AMAF dominates a young node.
+            let an = n.amaf_visits.load(Ordering::Relaxed) as f32 + pv;
+            let aw = (n.amaf_value.load(Ordering::Relaxed) as f64 / ONE) as f32 + pv * pw;
             let value = if an > 0.0 {
-                let aw = (n.amaf_value.load(Ordering::Relaxed) as f64 / ONE) as f32;
                 let beta = an / (an + nn + an * nn / equiv);
                 (1.0 - beta) * mean + beta * (aw / an)
             } else {

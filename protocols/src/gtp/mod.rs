@@ -681,6 +681,22 @@ impl Session {
                 Ok(v) if v <= 60_000 => s.overhead_ms = v,
                 _ => return bad(),
             },
+            // Search parameters, for tuning.
+            "rave_equiv" | "explore" | "expand_visits" => {
+                let Ok(v) = value.parse::<f32>() else {
+                    return bad();
+                };
+                if !v.is_finite() || v < 0.0 {
+                    return bad();
+                }
+                let c = self.engine().search_config();
+                match *name {
+                    "rave_equiv" => c.rave_equiv = v.max(1.0),
+                    "explore" => c.explore = v,
+                    _ => c.expand_visits = (v as u32).max(1),
+                }
+                return Ok(String::new());
+            }
             _ => return Err(format!("unknown option {name}")),
         }
         self.engine().apply_settings();

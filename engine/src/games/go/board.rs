@@ -249,26 +249,7 @@ impl Clone for Board {
     /// Copies only the mailbox points in use, and shares the history: allocation-free, so the
     /// search can copy its root for every simulation.
     fn clone_from(&mut self, src: &Self) {
-        let n = src.points as usize;
-        self.size = src.size;
-        self.stride = src.stride;
-        self.points = src.points;
-        self.to_move = src.to_move;
-        self.ko = src.ko;
-        self.last = src.last;
-        self.last2 = src.last2;
-        self.passes = src.passes;
-        self.komi = src.komi;
-        self.hash = src.hash;
-        self.captures = src.captures;
-        self.n_empty = src.n_empty;
-        self.colour[..n].copy_from_slice(&src.colour[..n]);
-        self.head[..n].copy_from_slice(&src.head[..n]);
-        self.next[..n].copy_from_slice(&src.next[..n]);
-        self.groups[..n].copy_from_slice(&src.groups[..n]);
-        let e = src.n_empty as usize;
-        self.empties[..e].copy_from_slice(&src.empties[..e]);
-        self.empty_at[..n].copy_from_slice(&src.empty_at[..n]);
+        self.copy_position_from(src);
         if !Arc::ptr_eq(&self.history, &src.history) {
             self.history = src.history.clone();
         }
@@ -309,6 +290,38 @@ impl Board {
             recent: [0; RECENT],
             n_recent: 0,
         }
+    }
+
+    /// A board for reading sequences (ladders) on copies: no history of its own.
+    pub fn scratch() -> Board {
+        static NO_HISTORY: Lazy<Arc<PositionSet>> = Lazy::new(|| Arc::new(PositionSet::default()));
+        Board::new_uninit(MAX_SIZE, NO_HISTORY.clone())
+    }
+
+    /// Copies the position of `src` (everything but the game history), touching only the
+    /// mailbox points in use: the fast copy for reading ahead.
+    pub fn copy_position_from(&mut self, src: &Board) {
+        let n = src.points as usize;
+        self.size = src.size;
+        self.stride = src.stride;
+        self.points = src.points;
+        self.to_move = src.to_move;
+        self.ko = src.ko;
+        self.last = src.last;
+        self.last2 = src.last2;
+        self.passes = src.passes;
+        self.komi = src.komi;
+        self.hash = src.hash;
+        self.captures = src.captures;
+        self.n_empty = src.n_empty;
+        self.colour[..n].copy_from_slice(&src.colour[..n]);
+        self.head[..n].copy_from_slice(&src.head[..n]);
+        self.next[..n].copy_from_slice(&src.next[..n]);
+        self.groups[..n].copy_from_slice(&src.groups[..n]);
+        let e = src.n_empty as usize;
+        self.empties[..e].copy_from_slice(&src.empties[..e]);
+        self.empty_at[..n].copy_from_slice(&src.empty_at[..n]);
+        self.n_recent = 0;
     }
 
     /// An empty board of `size` (clamped to 2..=25), Black to move, komi 7.5. The empty
@@ -883,61 +896,109 @@ impl Board {
 
     /// After `side` plays at empty `p` (legal): the number of liberties of the new group,
     /// counted up to `max` (at most 4), and the number of stones it has. Captures count: each
-    /// captured neighbour frees at least its point.
+    /// captured neighbour frees at least its point (a captured group of two or more stones
+    /// counts as freeing two).
+    ///
+    /// No group is walked: a neighbour group's liberties other than the ones already found
+    /// are its pseudo-liberties less those points, each taken as many times as the group has
+    /// stones next to it; what remains is nothing, one point (found from the sums) or more.
     pub fn libs_after(&self, p: usize, side: Side, max: usize) -> (usize, usize) {
         let me = stone(side);
         let max = max.min(4);
-        let mut libs = [0u16; 8];
-        let mut n = 0;
-        let push = |q: usize, n: &mut usize, libs: &mut [u16; 8]| {
-            if q != p && !libs[..*n].contains(&(q as u16)) && *n < max {
-                libs[*n] = q as u16;
-                *n += 1;
-            }
-        };
+        // Liberties known by their point, and a count of further ones known to exist.
+        let mut found = [0u16; 8];
+        let mut n = 0usize;
+        let mut extra = 0usize;
         let mut size = 1;
+        let mut own = [0u16; 4];
+        let mut n_own = 0;
         let mut seen = [0u16; 4];
         let mut ns = 0;
         for q in self.neighbours(p) {
             let c = self.colour[q];
             if c == EMPTY {
-                push(q, &mut n, &mut libs);
-            } else if c != BORDER {
-                let g = self.head[q];
-                if seen[..ns].contains(&g) {
-                    continue;
+                if !found[..n].contains(&(q as u16)) {
+                    found[n] = q as u16;
+                    n += 1;
                 }
-                seen[ns] = g;
-                ns += 1;
-                if c == me {
-                    size += self.groups[g as usize].size as usize;
-                } else if self.groups[g as usize].in_atari() {
-                    // Captured: its stones next to p become liberties.
-                    push(q, &mut n, &mut libs);
-                }
-            }
-        }
-        if n >= max {
-            return (n, size);
-        }
-        for &g in &seen[..ns] {
-            let g = g as usize;
-            if self.colour[g] != me {
                 continue;
             }
-            if self.groups[g].in_atari() {
-                continue; // its only liberty is p
+            if c == BORDER {
+                continue;
             }
-            let mut buf = [0u16; 8];
-            let k = self.liberties(g, 5, &mut buf);
-            for &q in &buf[..k] {
-                push(q as usize, &mut n, &mut libs);
+            let g = self.head[q];
+            if seen[..ns].contains(&g) {
+                continue;
             }
-            if n >= max {
-                break;
+            seen[ns] = g;
+            ns += 1;
+            if c == me {
+                size += self.groups[g as usize].size as usize;
+                own[n_own] = g;
+                n_own += 1;
+            } else if self.groups[g as usize].in_atari() {
+                // Captured: its stone next to p becomes a liberty; a bigger group frees more.
+                if !found[..n].contains(&(q as u16)) {
+                    found[n] = q as u16;
+                    n += 1;
+                }
+                if self.groups[g as usize].size >= 2 {
+                    extra += 1;
+                }
             }
         }
-        (n, size)
+        if n + extra >= max {
+            return ((n + extra).min(max), size);
+        }
+        for &g in &own[..n_own] {
+            let g = g as usize;
+            let gr = &self.groups[g];
+            let (mut cnt, mut sum, mut sq) = (gr.libs as i64, gr.lib_sum as i64, gr.lib_sq as i64);
+            // Take out p and every liberty already found, with their multiplicities.
+            let mut take = |x: usize| {
+                if self.colour[x] != EMPTY {
+                    return; // a captured stone's point is no liberty of g yet
+                }
+                let m = self
+                    .neighbours(x)
+                    .iter()
+                    .filter(|&&y| self.head[y] as usize == g && self.colour[y] == me)
+                    .count() as i64;
+                let x = x as i64;
+                cnt -= m;
+                sum -= m * x;
+                sq -= m * x * x;
+            };
+            take(p);
+            for &f in &found[..n] {
+                take(f as usize);
+            }
+            if cnt <= 0 {
+                continue;
+            }
+            if cnt * sq == sum * sum {
+                // One more distinct liberty.
+                found[n] = (sum / cnt) as u16;
+                n += 1;
+            } else if n + extra + 2 >= max {
+                // At least two more: enough.
+                return (max, size);
+            } else {
+                // Two or more others that later groups may share: name them (rare).
+                let mut buf = [0u16; 8];
+                let k = self.liberties(g, 8, &mut buf);
+                for &q in &buf[..k] {
+                    if q as usize != p && !found[..n].contains(&q) && n < found.len() {
+                        found[n] = q;
+                        n += 1;
+                    }
+                }
+            }
+            if n + extra >= max {
+                return ((n + extra).min(max), size);
+            }
+        }
+        ((n + extra).min(max), size)
     }
 
     /// Whether `side` playing at empty `p` leaves its group in atari (one liberty) without

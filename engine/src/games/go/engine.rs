@@ -792,18 +792,20 @@ mod tests {
     #[test]
     fn captures_a_big_group_in_atari() {
         let mut e = GoEngine::new(quick());
-        // A white group of three in atari at E5... black to move captures at F5.
+        e.set_komi(0.5);
+        // 5x5: white B3-C3-D3 in atari at E3 inside black's stones; capturing wins the board,
+        // letting it out at E3 does not.
         setup(
             &mut e,
-            9,
-            &["B5", "C4", "C6", "D4", "D6", "E4", "E6", "A1"],
-            &["C5", "D5", "E5", "G7", "G3"],
+            5,
+            &["B4", "C4", "D4", "A3", "B2", "C2", "D2"],
+            &["B3", "C3", "D3"],
         );
         let d = e.genmove(Side::First, true, false, None, &mut |_, _| {});
-        assert_eq!(d, Decision::Play(e.board().parse_vertex("F5").unwrap()));
+        assert_eq!(d, Decision::Play(e.board().parse_vertex("E3").unwrap()));
         // The stones are gone.
-        let c5 = e.board().parse_vertex("C5").unwrap().point().unwrap();
-        assert_eq!(e.board().at(c5), EMPTY);
+        let c3 = e.board().parse_vertex("C3").unwrap().point().unwrap();
+        assert_eq!(e.board().at(c3), EMPTY);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! superko over the whole game (the side to move is not part of a position), area scoring with
 //! komi 7.5 by default. Scheme of each part in its own module:
 //! - [`board`]: stones, groups and pseudo-liberties, captures, superko, area scoring, vertices;
-//! - `patterns`: 3x3 shape table; `playout`: playout policy, tree priors, `MctsState`;
+//! - `patterns`: 3x3 shape table; `tactics`: ladder reading; `playout`: playout policy, tree
+//!   priors, `MctsState`;
 //! - [`record`]: the game record (undo, handicap, SGF via [`sgf`]);
 //! - [`engine`]: the player: search, clocks, pass and resign, dead stones, final score.
 
@@ -13,8 +14,10 @@ pub mod board;
 pub mod engine;
 mod patterns;
 mod playout;
+pub mod positions;
 pub mod record;
 pub mod sgf;
+mod tactics;
 
 pub use board::{Board, Illegal, Move, DEFAULT_KOMI, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 pub use engine::{AnalysisRequest, Decision, GoEngine, PlayerClock, Settings, Status, TimeControl};

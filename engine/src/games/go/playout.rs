@@ -3,9 +3,9 @@
 //!
 //! Scheme: a playout move is chosen by the first rule that yields a candidate, each tried
 //! around the opponent's last move, the way the strong classic programs do it:
-//! 1. *atari*: capture the last-moved group if it is in atari; save an own group next to the
-//!    last move that is in atari, by capturing a neighbour in atari or by extending when that
-//!    gives two liberties or more;
+//! 1. *atari*: capture the last-moved group if it is in atari, or start a ladder that catches
+//!    it; save an own group next to the last move that is in atari, by capturing a neighbour
+//!    in atari or by extending when that gives three liberties, or two that are no ladder;
 //! 2. *patterns*: a 3x3 shape move (see `patterns`) among the 8 neighbours of the last move;
 //! 3. *random*: a uniformly random legal move that neither fills one's own eye nor puts a
 //!    group of two or more stones into atari. No move left means pass.
@@ -36,6 +36,9 @@ fn below(rng: &mut SmallRng, n: usize) -> usize {
 /// Probability (out of 256) of trying each local rule.
 const P_ATARI: u32 = 256;
 const P_PATTERN: u32 = 230;
+
+/// Groups up to this size are checked for ladders after every move next to them.
+const LADDER_MAX_STONES: usize = 6;
 
 /// True with probability `p / 256`.
 #[inline]
@@ -150,6 +153,11 @@ impl Board {
             if self.is_legal_fast(lib, side) {
                 cands.push(lib as u16);
             }
+        } else if self.group_size(gl) <= LADDER_MAX_STONES {
+            // A small group on two liberties that a ladder catches.
+            if let Some(a) = self.ladder_atari(gl, side) {
+                cands.push(a as u16);
+            }
         }
         let mut seen: ArrayVec<u16, 4> = ArrayVec::new();
         for q in self.neighbours(last) {
@@ -196,12 +204,12 @@ impl Board {
             }
         }
         let lib = self.atari_liberty(g);
-        if self.is_legal_fast(lib, side)
-            && self.libs_after(lib, side, 2).0 >= 2
-            && !out.is_full()
-            && !out.contains(&(lib as u16))
-        {
-            out.push(lib as u16);
+        if self.is_legal_fast(lib, side) && !out.is_full() && !out.contains(&(lib as u16)) {
+            // Running helps only with three liberties, or two that are not a ladder.
+            let libs = self.libs_after(lib, side, 3).0;
+            if libs >= 3 || (libs == 2 && !self.extends_into_ladder(lib, side)) {
+                out.push(lib as u16);
+            }
         }
     }
 
@@ -258,10 +266,15 @@ impl Board {
     /// A self-atari that gives away a group of two stones or more.
     #[inline]
     fn is_bad_self_atari(&self, p: usize, side: Side) -> bool {
-        if !self.is_self_atari(p, side) {
+        let mut empty = 0;
+        for q in self.neighbours(p) {
+            empty += (self.at(q) == EMPTY) as u32;
+        }
+        if empty >= 2 {
             return false;
         }
-        self.libs_after(p, side, 2).1 >= 2
+        let (libs, size) = self.libs_after(p, side, 2);
+        libs < 2 && size >= 2
     }
 
     /// The tree's candidate moves with priors (see the module doc).

@@ -209,6 +209,28 @@ fn random_games_keep_incremental_state_exact() {
                         Err(_) => assert!(!fast, "{size}: fast test accepts an illegal move"),
                     }
                 }
+                // libs_after is exact up to 4 (unless a group of two or more is captured).
+                for &m in legal.iter().filter(|_| size <= 13) {
+                    let p = m.point().unwrap();
+                    let big_capture = b.neighbours(p).iter().any(|&q| {
+                        let c = b.at(q);
+                        c != EMPTY
+                            && c != super::board::BORDER
+                            && c != super::board::stone(side)
+                            && b.in_atari(b.group_of(q))
+                            && b.group_size(b.group_of(q)) >= 2
+                    });
+                    if big_capture {
+                        continue;
+                    }
+                    let mut after = b.clone();
+                    after.play_fast(m);
+                    let g = after.group_of(p);
+                    let want = after.liberty_count(g, 4).min(4);
+                    let (got, size) = b.libs_after(p, side, 4);
+                    assert_eq!(got, want, "{size}: libs after {}\n{b:?}", b.vertex(m));
+                    assert_eq!(size, after.group_size(g));
+                }
                 let m = if legal.is_empty() || rng.gen_ratio(1, 40) {
                     Move::PASS
                 } else {
