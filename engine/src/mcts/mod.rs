@@ -118,6 +118,8 @@ pub struct Snapshot<M> {
     pub elapsed: Duration,
     /// Per cell, `(first - second) / playouts`: +1 owned by the first player in every playout.
     pub ownership: Vec<f32>,
+    /// Per cell, the fraction of playouts in which nobody owned it.
+    pub neutral: Vec<f32>,
 }
 
 impl<M: Copy> Snapshot<M> {
@@ -224,7 +226,7 @@ impl<S: MctsState> Mcts<S> {
         let threads = self.config.threads.max(1);
         let this = &*self;
         let seed = this.config.seed ^ this.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut last = crossbeam::scope(|scope| {
+        crossbeam::scope(|scope| {
             for t in 1..threads {
                 let (playouts, done) = (&playouts, &done);
                 scope.spawn(move |_| {
@@ -263,11 +265,10 @@ impl<S: MctsState> Mcts<S> {
                 }
             }
             done.store(true, Ordering::Relaxed);
-            this.snapshot(root, playouts.load(Ordering::Relaxed), start.elapsed())
         })
         .expect("a search thread panicked");
-        last.playouts = playouts.load(Ordering::Relaxed);
-        last
+        // Every thread has finished its last simulation: the statistics are complete.
+        self.snapshot(root, playouts.load(Ordering::Relaxed), start.elapsed())
     }
 
     fn worker(&self, root: &S, seed: u64) -> Worker<S> {
@@ -587,6 +588,15 @@ impl<S: MctsState> Mcts<S> {
                 (c[0].load(Ordering::Relaxed) as f32 - c[1].load(Ordering::Relaxed) as f32) / total
             })
             .collect();
+        let neutral = self
+            .owner
+            .chunks(2)
+            .map(|c| {
+                let owned =
+                    c[0].load(Ordering::Relaxed) as f32 + c[1].load(Ordering::Relaxed) as f32;
+                (1.0 - owned / total).max(0.0)
+            })
+            .collect();
         let (winrate, score) = moves.first().map_or((0.5, 0.0), |m| (m.winrate, m.score));
         Snapshot {
             moves,
@@ -596,6 +606,7 @@ impl<S: MctsState> Mcts<S> {
             playouts,
             elapsed,
             ownership,
+            neutral,
         }
     }
 

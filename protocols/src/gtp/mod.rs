@@ -642,6 +642,13 @@ impl Session {
     }
 
     fn set_option(&mut self, args: &[&str]) -> Reply {
+        if let ["knob", name, value] = args {
+            return match value.parse::<i32>() {
+                Ok(v) if tetrarch::games::go::knobs::set(name, v) => Ok(String::new()),
+                Ok(_) => Err(format!("unknown knob {name}")),
+                Err(_) => Err(format!("bad value for {name}")),
+            };
+        }
         let [name, value] = args else {
             return syntax();
         };

@@ -112,6 +112,37 @@ pub struct AnalysisRequest {
     pub avoid: Vec<Move>,
 }
 
+/// What the playouts say about the end of the game, per cell (row by row from the bottom).
+#[derive(Clone, Debug, Default)]
+struct Judgement {
+    /// Mean owner, +1 Black, -1 White.
+    own: Vec<f32>,
+    /// Fraction of playouts in which nobody owned the cell.
+    neutral: Vec<f32>,
+}
+
+impl Judgement {
+    fn from(snap: &Snapshot<Move>) -> Judgement {
+        Judgement {
+            own: snap.ownership.clone(),
+            neutral: snap.neutral.clone(),
+        }
+    }
+
+    /// Whether every point has a clear fate: owned by one side, or by nobody, in most
+    /// playouts. Fights the playouts resolve both ways are not settled.
+    fn settled(&self) -> bool {
+        self.own.iter().zip(&self.neutral).all(|(&o, &n)| {
+            let black = (1.0 - n + o) / 2.0;
+            let white = (1.0 - n - o) / 2.0;
+            black.max(white).max(n) >= SETTLED
+        })
+    }
+}
+
+/// How clear a point's fate must be for the game to count as settled.
+const SETTLED: f32 = 0.8;
+
 /// A Go player.
 pub struct GoEngine {
     record: Record,
@@ -119,8 +150,9 @@ pub struct GoEngine {
     pub settings: Settings,
     time: TimeControl,
     clocks: [PlayerClock; 2],
-    /// Ownership of the current position, cached with its key.
-    ownership: Option<(u64, Vec<f32>)>,
+    /// Ownership of the current position, cached with its key: per cell the mean owner (+1
+    /// Black) and the fraction of playouts that left it neutral.
+    ownership: Option<(u64, Judgement)>,
 }
 
 impl Default for GoEngine {
@@ -499,9 +531,9 @@ impl GoEngine {
         if cleanup {
             // Never search the pass while the opponent has dead stones (judged by a quick
             // look if no judgement is at hand).
-            let own = self.ownership_of(&root);
+            let j = self.judgement_of(&root);
             if !self
-                .dead_stones_of(&root, &own, Some(side.flip()))
+                .dead_stones_of(&root, &j.own, Some(side.flip()))
                 .is_empty()
             {
                 let mut f = vec![true; root.mailbox_len()];
@@ -525,9 +557,9 @@ impl GoEngine {
                     report(rb, s)
                 })
         };
-        let own = snap.ownership.clone();
-        self.ownership = Some((root.hash() ^ side.index() as u64, own.clone()));
-        let decision = self.decide(&root, &snap, &own, cleanup);
+        let j = Judgement::from(&snap);
+        let decision = self.decide(&root, &snap, &j, cleanup);
+        self.ownership = Some((root.hash() ^ side.index() as u64, j));
         if commit {
             let m = match decision {
                 Decision::Play(m) => m,
@@ -543,7 +575,13 @@ impl GoEngine {
     }
 
     /// Pass, resign or the best move, from a finished search.
-    fn decide(&self, root: &Board, snap: &Snapshot<Move>, own: &[f32], cleanup: bool) -> Decision {
+    fn decide(
+        &self,
+        root: &Board,
+        snap: &Snapshot<Move>,
+        j: &Judgement,
+        cleanup: bool,
+    ) -> Decision {
         let side = root.to_move();
         let Some(best) = snap.moves.first() else {
             return Decision::Pass;
@@ -556,11 +594,13 @@ impl GoEngine {
         {
             return Decision::Resign;
         }
-        let dead = self.dead_stones_of(root, own, None);
+        let dead = self.dead_stones_of(root, &j.own, None);
         let margin = root.score_with_dead(&dead);
         let mine = if side == Side::First { margin } else { -margin };
         let opponent_dead = dead.iter().any(|&p| root.at(p) == stone_of(side.flip()));
-        let pass_safe = mine > 0.0 && !(cleanup && opponent_dead);
+        // Passing must not lose by the judged count, and the judgement must be sure: while a
+        // fight is open, playing on costs nothing under area scoring and settles it.
+        let pass_safe = mine > 0.0 && !(cleanup && opponent_dead) && j.settled();
         let opponent_passed = root.last_move().is_pass() && root.passes() > 0;
         if opponent_passed && pass_safe {
             return Decision::Pass;
@@ -611,7 +651,7 @@ impl GoEngine {
             .search(&root, &limits, stop, &mut |s: &Snapshot<Move>| {
                 report(rb, s)
             });
-        self.ownership = Some((root.hash() ^ side.index() as u64, snap.ownership));
+        self.ownership = Some((root.hash() ^ side.index() as u64, Judgement::from(&snap)));
     }
 
     /// Searches the current position until `stop` (pondering on the opponent's time).
@@ -631,13 +671,13 @@ impl GoEngine {
     // -----------------------------------------------------------------------------------------
     // Judging the end
 
-    /// Ownership of `board` per cell (+1 Black), from the last search of this position or from
-    /// a short one now.
-    fn ownership_of(&mut self, board: &Board) -> Vec<f32> {
+    /// The playouts' judgement of `board`, from the last search of this position or from a
+    /// short one now.
+    fn judgement_of(&mut self, board: &Board) -> Judgement {
         let key = board.hash() ^ board.to_move().index() as u64;
-        if let Some((k, own)) = &self.ownership {
-            if *k == key && !own.is_empty() {
-                return own.clone();
+        if let Some((k, j)) = &self.ownership {
+            if *k == key && !j.own.is_empty() {
+                return j.clone();
             }
         }
         let n = board.size() * board.size();
@@ -647,8 +687,9 @@ impl GoEngine {
         };
         let stop = AtomicBool::new(false);
         let snap = self.mcts.search(board, &limits, &stop, &mut |_| {});
-        self.ownership = Some((key, snap.ownership.clone()));
-        snap.ownership
+        let j = Judgement::from(&snap);
+        self.ownership = Some((key, j.clone()));
+        j
     }
 
     /// Dead stones of `board` (of `only` side when given): every stone of a group whose points
@@ -692,8 +733,8 @@ impl GoEngine {
     /// Dead stones of the current position.
     pub fn dead_stones(&mut self) -> Vec<usize> {
         let b = self.record.board().clone();
-        let own = self.ownership_of(&b);
-        self.dead_stones_of(&b, &own, None)
+        let j = self.judgement_of(&b);
+        self.dead_stones_of(&b, &j.own, None)
     }
 
     /// Black's final margin by area, with dead stones judged by the playouts.
@@ -705,8 +746,9 @@ impl GoEngine {
     /// The groups (as point lists) with status `status`.
     pub fn final_status(&mut self, status: Status) -> Vec<Vec<usize>> {
         let b = self.record.board().clone();
-        let own = self.ownership_of(&b);
-        let dead = self.dead_stones_of(&b, &own, None);
+        let j = self.judgement_of(&b);
+        let own = &j.own;
+        let dead = self.dead_stones_of(&b, own, None);
         let owners = b.owners_with_dead(&dead);
         let n = b.size();
         let mut out = Vec::new();
@@ -806,6 +848,74 @@ mod tests {
         // The stones are gone.
         let c3 = e.board().parse_vertex("C3").unwrap().point().unwrap();
         assert_eq!(e.board().at(c3), EMPTY);
+    }
+
+    #[test]
+    fn two_threads_search_one_tree() {
+        let mut e = GoEngine::new(Settings {
+            threads: 2,
+            ..quick()
+        });
+        e.apply_settings();
+        e.set_komi(0.5);
+        setup(
+            &mut e,
+            5,
+            &["B4", "C4", "D4", "A3", "B2", "C2", "D2"],
+            &["B3", "C3", "D3"],
+        );
+        let d = e.genmove(Side::First, false, false, None, &mut |_, _| {});
+        assert_eq!(d, Decision::Play(e.board().parse_vertex("E3").unwrap()));
+        // A plain search to a playout count: both threads' visits land in the one tree.
+        let root = e.board().clone();
+        e.mcts.clear();
+        let snap = e.mcts.search(
+            &root,
+            &Limits {
+                playouts: Some(2000),
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert!(snap.playouts >= 2000);
+        assert_eq!(e.mcts.root_visits(), snap.playouts);
+        let children: u64 = snap.moves.iter().map(|m| m.visits as u64).sum();
+        assert_eq!(
+            children, snap.playouts,
+            "every playout went through a child of the root"
+        );
+    }
+
+    #[test]
+    fn the_tree_is_reused_after_moves() {
+        let mut e = GoEngine::new(quick());
+        e.set_board_size(9);
+        let d = e.genmove(Side::First, true, false, None, &mut |_, _| {});
+        assert!(matches!(d, Decision::Play(_)));
+        // The subtree under our move survives; the opponent's most likely reply keeps its
+        // visits too.
+        let kept = e.mcts.root_visits();
+        assert!(kept > 0, "our move's subtree was dropped");
+        let reply = {
+            let stop = AtomicBool::new(false);
+            let root = e.board().clone();
+            let snap = e.mcts.search(
+                &root,
+                &Limits {
+                    playouts: Some(1),
+                    ..Limits::default()
+                },
+                &stop,
+                &mut |_| {},
+            );
+            snap.best().unwrap()
+        };
+        e.play(Side::Second, reply).unwrap();
+        assert!(e.mcts.root_visits() > 0, "the reply's subtree was dropped");
+        // A move the tree never saw starts afresh.
+        e.undo();
+        assert_eq!(e.mcts.root_visits(), 0);
     }
 
     #[test]

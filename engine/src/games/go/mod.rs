@@ -8,10 +8,12 @@
 //! - `patterns`: 3x3 shape table; `tactics`: ladder reading; `playout`: playout policy, tree
 //!   priors, `MctsState`;
 //! - [`record`]: the game record (undo, handicap, SGF via [`sgf`]);
+//! - [`knobs`]: run-time weights of the policy and priors, for tuning;
 //! - [`engine`]: the player: search, clocks, pass and resign, dead stones, final score.
 
 pub mod board;
 pub mod engine;
+pub mod knobs;
 mod patterns;
 mod playout;
 pub mod positions;

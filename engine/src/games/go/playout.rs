@@ -24,6 +24,7 @@ use rand::rngs::SmallRng;
 use rand::RngCore;
 
 use super::board::{stone, Board, Move, BLACK, BORDER, EMPTY, WHITE};
+use super::knobs::{self, K};
 use super::patterns;
 use crate::game::{MctsState, PlayoutEnd, Prior, Side};
 
@@ -33,17 +34,10 @@ fn below(rng: &mut SmallRng, n: usize) -> usize {
     ((rng.next_u32() as u64 * n as u64) >> 32) as usize
 }
 
-/// Probability (out of 256) of trying each local rule.
-const P_ATARI: u32 = 256;
-const P_PATTERN: u32 = 230;
-
-/// Groups up to this size are checked for ladders after every move next to them.
-const LADDER_MAX_STONES: usize = 6;
-
 /// True with probability `p / 256`.
 #[inline]
-fn chance(rng: &mut SmallRng, p: u32) -> bool {
-    p >= 256 || (rng.next_u32() & 255) < p
+fn chance(rng: &mut SmallRng, p: i32) -> bool {
+    p >= 256 || (p > 0 && ((rng.next_u32() & 255) as i32) < p)
 }
 
 impl Board {
@@ -128,12 +122,12 @@ impl Board {
         let side = self.to_move();
         if let Some(last) = self.last_move().point() {
             if self.at(last) != EMPTY {
-                if chance(rng, P_ATARI) {
+                if chance(rng, knobs::get(K::P_ATARI)) {
                     if let Some(p) = self.atari_move(last, side, rng) {
                         return Move::at(p);
                     }
                 }
-                if chance(rng, P_PATTERN) {
+                if chance(rng, knobs::get(K::P_PATTERN)) {
                     if let Some(p) = self.pattern_move(last, side, rng) {
                         return Move::at(p);
                     }
@@ -153,7 +147,7 @@ impl Board {
             if self.is_legal_fast(lib, side) {
                 cands.push(lib as u16);
             }
-        } else if self.group_size(gl) <= LADDER_MAX_STONES {
+        } else if self.group_size(gl) as i32 <= knobs::get(K::LADDER_STONES) {
             // A small group on two liberties that a ladder catches.
             if let Some(a) = self.ladder_atari(gl, side) {
                 cands.push(a as u16);
@@ -255,7 +249,7 @@ impl Board {
             if self.is_eye(p, side) || !self.is_legal_fast(p, side) {
                 continue;
             }
-            if self.is_bad_self_atari(p, side) {
+            if self.is_bad_self_atari(p, side, rng) {
                 continue;
             }
             return Move::at(p);
@@ -263,9 +257,9 @@ impl Board {
         Move::PASS
     }
 
-    /// A self-atari that gives away a group of two stones or more.
+    /// A self-atari that gives away a group of two stones or more (or, sometimes, one).
     #[inline]
-    fn is_bad_self_atari(&self, p: usize, side: Side) -> bool {
+    fn is_bad_self_atari(&self, p: usize, side: Side, rng: &mut SmallRng) -> bool {
         let mut empty = 0;
         for q in self.neighbours(p) {
             empty += (self.at(q) == EMPTY) as u32;
@@ -274,7 +268,7 @@ impl Board {
             return false;
         }
         let (libs, size) = self.libs_after(p, side, 2);
-        libs < 2 && size >= 2
+        libs < 2 && (size >= 2 || chance(rng, knobs::get(K::SINGLE_SELF_ATARI)))
     }
 
     /// The tree's candidate moves with priors (see the module doc).
@@ -294,14 +288,21 @@ impl Board {
             }
         }
 
-        const EVEN: f32 = 10.0;
+        let even = knobs::get(K::PRIOR_EVEN) as f32;
+        let capture_k = knobs::get(K::PRIOR_CAPTURE) as f32;
+        let escape_k = knobs::get(K::PRIOR_ESCAPE) as f32;
+        let self_atari_k = knobs::get(K::PRIOR_SELF_ATARI) as f32;
+        let pattern_k = knobs::get(K::PRIOR_PATTERN) as f32;
+        let near_k = knobs::get(K::PRIOR_NEAR) as f32;
+        let line1_k = knobs::get(K::PRIOR_LINE1) as f32;
+        let line3_k = knobs::get(K::PRIOR_LINE3) as f32;
         for i in 0..self.empty_count() {
             let p = self.empty_point(i);
             if self.is_eye(p, side) || self.check(Move::at(p)).is_err() {
                 continue;
             }
-            let mut visits = EVEN;
-            let mut wins = EVEN / 2.0;
+            let mut visits = even;
+            let mut wins = even / 2.0;
             let mut bonus = |v: f32, w: f32| {
                 visits += v;
                 wins += w;
@@ -314,20 +315,24 @@ impl Board {
                 }
             }
             if captures > 0 {
-                let k = 10.0 + 5.0 * (captures.min(6) as f32);
+                let k = capture_k + 5.0 * (captures.min(6) as f32);
                 bonus(k, k);
             }
             if escapes.contains(&(p as u16)) {
-                bonus(20.0, 20.0);
+                bonus(escape_k, escape_k);
             }
             let (libs, size) = self.libs_after(p, side, 2);
             if libs < 2 && captures == 0 {
                 // Self-atari: bad, the more stones the worse.
-                let k = if size >= 2 { 30.0 } else { 10.0 };
+                let k = if size >= 2 {
+                    self_atari_k
+                } else {
+                    self_atari_k / 3.0
+                };
                 bonus(k, 0.0);
             }
             if patterns::matches(self.pattern3(p), side) {
-                bonus(10.0, 10.0);
+                bonus(pattern_k, pattern_k);
             }
             if let Some(l) = last {
                 let (lx, ly) = self.coords(l);
@@ -336,18 +341,18 @@ impl Board {
                 let dy = ly.abs_diff(y);
                 let d = dx + dy + dx.max(dy);
                 if d <= 3 {
-                    bonus(8.0, 8.0);
+                    bonus(near_k, near_k);
                 } else if d <= 4 {
-                    bonus(4.0, 4.0);
+                    bonus(near_k / 2.0, near_k / 2.0);
                 }
             }
             if big {
                 let (x, y) = self.coords(p);
                 let line = x.min(y).min(n - 1 - x).min(n - 1 - y);
                 if line <= 1 && self.empty_around(p, 2) {
-                    bonus(15.0, 0.0);
+                    bonus(line1_k, 0.0);
                 } else if line == 2 && self.empty_around(p, 2) {
-                    bonus(10.0, 10.0);
+                    bonus(line3_k, line3_k);
                 }
             }
             out.push(Prior {
@@ -358,7 +363,7 @@ impl Board {
         }
         out.push(Prior {
             mv: Move::PASS,
-            visits: 10.0,
+            visits: knobs::get(K::PRIOR_PASS) as f32,
             value: if out.is_empty() { 0.5 } else { 0.1 },
         });
     }

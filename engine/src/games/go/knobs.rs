@@ -1,0 +1,72 @@
+//! Tunable weights of the playout policy and the priors, settable at run time so a match can
+//! compare settings without rebuilding (`tetrarch-set knob <name> <value>` over GTP).
+//!
+//! Scheme: one static table of named relaxed atomics; reading one costs a plain load. The
+//! defaults are the tuned values; the table is global to the process (every search thread of
+//! every engine in it), which is what a tuning match between two processes needs.
+
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// A named integer weight.
+pub struct Knob {
+    pub name: &'static str,
+    pub help: &'static str,
+    value: AtomicI32,
+}
+
+impl Knob {
+    const fn new(name: &'static str, value: i32, help: &'static str) -> Knob {
+        Knob {
+            name,
+            help,
+            value: AtomicI32::new(value),
+        }
+    }
+
+    #[inline]
+    pub fn get(&self) -> i32 {
+        self.value.load(Ordering::Relaxed)
+    }
+}
+
+macro_rules! knobs {
+    ($($id:ident = $name:literal, $value:expr, $help:literal;)*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy)]
+        #[repr(usize)]
+        pub enum K { $($id),* }
+        pub static KNOBS: [Knob; [$($name),*].len()] = [$(Knob::new($name, $value, $help)),*];
+    };
+}
+
+knobs! {
+    P_ATARI = "p_atari", 256, "playouts: chance /256 of trying atari captures and escapes";
+    P_PATTERN = "p_pattern", 230, "playouts: chance /256 of trying 3x3 patterns";
+    LADDER_STONES = "ladder_stones", 6, "playouts: largest last-moved group checked for a ladder";
+    SINGLE_SELF_ATARI = "single_self_atari", 0, "playouts: chance /256 of refusing a one-stone self-atari";
+    PRIOR_EVEN = "prior_even", 10, "priors: visits at 0.5 every move starts with";
+    PRIOR_CAPTURE = "prior_capture", 10, "priors: wins and visits for a capture (plus 5 per stone)";
+    PRIOR_ESCAPE = "prior_escape", 20, "priors: wins and visits for saving a group in atari";
+    PRIOR_SELF_ATARI = "prior_self_atari", 30, "priors: lost visits for a self-atari of 2+ stones";
+    PRIOR_PATTERN = "prior_pattern", 10, "priors: wins and visits for a 3x3 pattern";
+    PRIOR_NEAR = "prior_near", 8, "priors: wins and visits within distance 3 of the last move";
+    PRIOR_LINE1 = "prior_line1", 15, "priors (13x13 up): lost visits on the first two lines in open areas";
+    PRIOR_LINE3 = "prior_line3", 10, "priors (13x13 up): wins and visits on the third line in open areas";
+    PRIOR_PASS = "prior_pass", 10, "priors: visits at 0.1 for a pass";
+}
+
+#[inline]
+pub fn get(k: K) -> i32 {
+    KNOBS[k as usize].get()
+}
+
+/// Sets a knob by name; false when there is no such knob.
+pub fn set(name: &str, value: i32) -> bool {
+    match KNOBS.iter().find(|k| k.name == name) {
+        Some(k) => {
+            k.value.store(value, Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
