@@ -34,7 +34,7 @@ use rand::SeedableRng;
 
 use crate::game::{MctsState, Prior, Side};
 use crate::time::TimeBudget;
-use tree::{Tree, ONE, SCORE_ONE};
+use tree::{Tree, AMAF_ONE, ONE, SCORE_ONE};
 
 /// Search parameters.
 #[derive(Clone, Debug)]
@@ -49,6 +49,11 @@ pub struct Config {
     pub rave_equiv: f32,
     /// UCB exploration coefficient.
     pub explore: f32,
+    /// Whether the prior counts in the AMAF statistics as well as in the real ones.
+    pub prior_in_amaf: bool,
+    /// Extra AMAF weight of a move played right after a node, fading linearly to none at the
+    /// end of the simulation (0: every AMAF credit weighs the same).
+    pub amaf_distance: f32,
     /// Seed of the playout random numbers (per thread and search).
     pub seed: u64,
 }
@@ -61,6 +66,8 @@ impl Default for Config {
             expand_visits: 2,
             rave_equiv: 3000.0,
             explore: 0.05,
+            amaf_distance: 0.0,
+            prior_in_amaf: true,
             seed: 0x7e7a_5c4a,
         }
     }
@@ -139,6 +146,7 @@ struct Worker<S: MctsState> {
     priors: Vec<Prior<S::Move>>,
     children: Vec<(u16, f32, f32)>,
     first_player: Vec<u8>,
+    first_at: Vec<u32>,
 }
 
 /// The search and its tree.
@@ -281,6 +289,7 @@ impl<S: MctsState> Mcts<S> {
             priors: Vec::with_capacity(root.move_index_space()),
             children: Vec::with_capacity(root.move_index_space()),
             first_player: vec![0; root.move_index_space()],
+            first_at: vec![0; root.move_index_space()],
         }
     }
 
@@ -368,10 +377,17 @@ impl<S: MctsState> Mcts<S> {
         }
 
         // AMAF: the first player of every move after each node, credited to the siblings.
-        for &(side, mv) in w.trace.iter().rev() {
-            w.first_player[mv as usize] = 1 + side.index() as u8;
-        }
+        // Positions in the sequence: the tree move into node d + 1 is at d, the playout's
+        // moves follow the tree's. A credit weighs `1 + amaf_distance` for the move right
+        // after the node, falling linearly to 1 at the end of the playout: moves far ahead
+        // say less about playing now.
         let depth = w.path.len();
+        let total = (depth - 1 + w.trace.len()) as f32;
+        for (i, &(side, mv)) in w.trace.iter().enumerate().rev() {
+            w.first_player[mv as usize] = 1 + side.index() as u8;
+            w.first_at[mv as usize] = (depth - 1 + i) as u32;
+        }
+        let k = self.config.amaf_distance;
         for d in (0..depth).rev() {
             if d + 1 < depth {
                 // The tree move from node d to node d + 1 (recorded only when AMAF-eligible).
@@ -379,6 +395,7 @@ impl<S: MctsState> Mcts<S> {
                 let mv = tree.node(child as usize).move_index();
                 if w.state.amaf_eligible(w.state.index_move(mv)) {
                     w.first_player[mv] = 1 + side.index() as u8;
+                    w.first_at[mv] = d as u32;
                 }
             }
             let (idx, _) = w.path[d];
@@ -392,17 +409,21 @@ impl<S: MctsState> Mcts<S> {
                 leaf_side
             };
             let tag = 1 + side.index() as u8;
-            let (v, _) = if side == leaf_side {
-                (end.value, end.score)
+            let v = if side == leaf_side {
+                end.value
             } else {
-                (1.0 - end.value, -end.score)
+                1.0 - end.value
             };
-            let fixed = (v as f64 * ONE) as u64;
+            let span = (total - d as f32).max(1.0);
             for c in children {
                 let cn = tree.node(c);
-                if w.first_player[cn.move_index()] == tag {
-                    cn.amaf_visits.fetch_add(1, Ordering::Relaxed);
-                    cn.amaf_value.fetch_add(fixed, Ordering::Relaxed);
+                let mv = cn.move_index();
+                if w.first_player[mv] == tag {
+                    let weight = 1.0 + k * (1.0 - (w.first_at[mv] as f32 - d as f32) / span);
+                    let units = ((weight * AMAF_ONE as f32) as u32).max(1);
+                    cn.amaf_visits.fetch_add(units, Ordering::Relaxed);
+                    cn.amaf_value
+                        .fetch_add((v as f64 * weight as f64 * ONE) as u64, Ordering::Relaxed);
                 }
             }
         }
@@ -439,10 +460,15 @@ impl<S: MctsState> Mcts<S> {
             let nn = visits + pv;
             let ww = wins + pv * pw;
             let mean = if nn > 0.0 { ww / nn } else { 0.5 };
-            // The prior counts as experience in both the real and the AMAF statistics, so it
-            // keeps its weight while AMAF dominates a young node.
-            let an = n.amaf_visits.load(Ordering::Relaxed) as f32 + pv;
-            let aw = (n.amaf_value.load(Ordering::Relaxed) as f64 / ONE) as f32 + pv * pw;
+            // With `prior_in_amaf` the prior counts as experience in the AMAF statistics
+            // too, so it keeps its weight while AMAF dominates a young node.
+            let (apv, apw) = if self.config.prior_in_amaf {
+                (pv, pv * pw)
+            } else {
+                (0.0, 0.0)
+            };
+            let an = n.amaf_visits.load(Ordering::Relaxed) as f32 / AMAF_ONE as f32 + apv;
+            let aw = (n.amaf_value.load(Ordering::Relaxed) as f64 / ONE) as f32 + apw;
             let value = if an > 0.0 {
                 let beta = an / (an + nn + an * nn / equiv);
                 (1.0 - beta) * mean + beta * (aw / an)

@@ -17,6 +17,8 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicUsize
 
 /// Fixed-point scale of result sums: a result of 1.0 adds `ONE`.
 pub const ONE: f64 = (1u64 << 20) as f64;
+/// Fixed-point scale of AMAF visit counts (AMAF credits may be weighted).
+pub const AMAF_ONE: u32 = 16;
 /// Fixed-point scale of score sums.
 pub const SCORE_ONE: f64 = 16.0;
 

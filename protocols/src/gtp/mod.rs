@@ -55,6 +55,9 @@ pub struct GtpArgs {
     /// Seed of the playouts.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// No search summary on stderr after each move.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 impl GtpArgs {
@@ -170,6 +173,7 @@ pub fn run_with(input: Input, out: Output, first: Option<String>, args: &GtpArgs
     let mut s = Session {
         out,
         engine: Some(GoEngine::new(args.settings())),
+        verbose: !args.quiet,
         job: None,
         quit: false,
         ponder_next: false,
@@ -212,6 +216,8 @@ struct Session {
     quit: bool,
     /// Set when we just moved: the opponent's time starts, pondering may begin.
     ponder_next: bool,
+    /// Whether to write a search summary to stderr after each move.
+    verbose: bool,
 }
 
 type Reply = Result<String, String>;
@@ -424,7 +430,34 @@ impl Session {
             .engine()
             .genmove(side, commit, cleanup, None, &mut |_, _| {});
         self.ponder_next = commit && d != Decision::Resign;
+        self.summary();
         Ok(self.decision_text(d))
+    }
+
+    /// One stderr line about the last search (playouts, speed, winrate, line).
+    fn summary(&mut self) {
+        if !self.verbose {
+            return;
+        }
+        let engine = self.engine();
+        let Some(s) = engine.last_search() else {
+            return;
+        };
+        let b = engine.board();
+        let secs = s.elapsed.as_secs_f64().max(1e-3);
+        let pv: Vec<String> = s.pv.iter().map(|&m| b.vertex(m).to_uppercase()).collect();
+        eprintln!(
+            "tetrarch: {} playouts in {:.2} s ({:.0}/s), root {} visits, {} nodes, winrate {:.1}%, \
+             score {:+.1}, pv {}",
+            s.playouts,
+            secs,
+            s.playouts as f64 / secs,
+            s.root_visits,
+            s.nodes,
+            100.0 * s.winrate,
+            s.score,
+            pv.join(" ")
+        );
     }
 
     fn decision_text(&mut self, d: Decision) -> String {
@@ -689,7 +722,7 @@ impl Session {
                 _ => return bad(),
             },
             // Search parameters, for tuning.
-            "rave_equiv" | "explore" | "expand_visits" => {
+            "rave_equiv" | "explore" | "expand_visits" | "amaf_distance" | "prior_in_amaf" => {
                 let Ok(v) = value.parse::<f32>() else {
                     return bad();
                 };
@@ -700,6 +733,8 @@ impl Session {
                 match *name {
                     "rave_equiv" => c.rave_equiv = v.max(1.0),
                     "explore" => c.explore = v,
+                    "amaf_distance" => c.amaf_distance = v,
+                    "prior_in_amaf" => c.prior_in_amaf = v != 0.0,
                     _ => c.expand_visits = (v as u32).max(1),
                 }
                 return Ok(String::new());
@@ -773,6 +808,7 @@ impl Session {
                 }
             });
         self.ponder_next = d != Decision::Resign;
+        self.summary();
         let text = self.decision_text(d);
         self.out.line(&format!("play {text}\n"));
     }

@@ -143,6 +143,19 @@ impl Judgement {
 /// How clear a point's fate must be for the game to count as settled.
 const SETTLED: f32 = 0.8;
 
+/// What the last `genmove` search did, for diagnostics.
+#[derive(Clone, Debug)]
+pub struct SearchSummary {
+    pub playouts: u64,
+    pub elapsed: Duration,
+    pub root_visits: u64,
+    /// Winrate of the chosen line for the player who moved.
+    pub winrate: f32,
+    pub score: f32,
+    pub nodes: usize,
+    pub pv: Vec<Move>,
+}
+
 /// A Go player.
 pub struct GoEngine {
     record: Record,
@@ -153,6 +166,7 @@ pub struct GoEngine {
     /// Ownership of the current position, cached with its key: per cell the mean owner (+1
     /// Black) and the fraction of playouts that left it neutral.
     ownership: Option<(u64, Judgement)>,
+    last_search: Option<SearchSummary>,
 }
 
 impl Default for GoEngine {
@@ -176,6 +190,7 @@ impl GoEngine {
             time: TimeControl::None,
             clocks: [PlayerClock::default(); 2],
             ownership: None,
+            last_search: None,
         }
     }
 
@@ -191,6 +206,11 @@ impl GoEngine {
     /// The search parameters (for tuning).
     pub fn search_config(&mut self) -> &mut mcts::Config {
         &mut self.mcts.config
+    }
+
+    /// The last `genmove` search.
+    pub fn last_search(&self) -> Option<&SearchSummary> {
+        self.last_search.as_ref()
     }
 
     pub fn record(&self) -> &Record {
@@ -560,6 +580,15 @@ impl GoEngine {
         let j = Judgement::from(&snap);
         let decision = self.decide(&root, &snap, &j, cleanup);
         self.ownership = Some((root.hash() ^ side.index() as u64, j));
+        self.last_search = Some(SearchSummary {
+            playouts: snap.playouts,
+            elapsed: snap.elapsed,
+            root_visits: snap.root_visits,
+            winrate: snap.winrate,
+            score: snap.score,
+            nodes: self.mcts.tree_size(),
+            pv: snap.moves.first().map(|m| m.pv.clone()).unwrap_or_default(),
+        });
         if commit {
             let m = match decision {
                 Decision::Play(m) => m,

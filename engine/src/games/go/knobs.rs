@@ -41,7 +41,9 @@ macro_rules! knobs {
 
 knobs! {
     P_ATARI = "p_atari", 256, "playouts: chance /256 of trying atari captures and escapes";
+    P_TWO_LIB = "p_two_lib", 0, "playouts: chance /256 of trying two-liberty attacks and defences";
     P_PATTERN = "p_pattern", 230, "playouts: chance /256 of trying 3x3 patterns";
+    P_ATARI2 = "p_atari2", 0, "playouts: chance /256 of atari checks around our previous move";
     LADDER_STONES = "ladder_stones", 6, "playouts: largest last-moved group checked for a ladder";
     SINGLE_SELF_ATARI = "single_self_atari", 0, "playouts: chance /256 of refusing a one-stone self-atari";
     PRIOR_EVEN = "prior_even", 10, "priors: visits at 0.5 every move starts with";
@@ -49,7 +51,11 @@ knobs! {
     PRIOR_ESCAPE = "prior_escape", 20, "priors: wins and visits for saving a group in atari";
     PRIOR_SELF_ATARI = "prior_self_atari", 30, "priors: lost visits for a self-atari of 2+ stones";
     PRIOR_PATTERN = "prior_pattern", 10, "priors: wins and visits for a 3x3 pattern";
-    PRIOR_NEAR = "prior_near", 8, "priors: wins and visits within distance 3 of the last move";
+    PRIOR_LADDER = "prior_ladder", 0, "priors: lost visits for running into a ladder, wins for starting one";
+    PRIOR_TWO_LIB = "prior_two_lib", 0, "priors: wins and visits for a two-liberty move near the last move";
+    PRIOR_CFG1 = "prior_cfg1", 8, "priors: wins and visits at common-fate-graph distance 1 from the last move";
+    PRIOR_CFG2 = "prior_cfg2", 8, "priors: wins and visits at distance 2";
+    PRIOR_CFG3 = "prior_cfg3", 4, "priors: wins and visits at distance 3";
     PRIOR_LINE1 = "prior_line1", 15, "priors (13x13 up): lost visits on the first two lines in open areas";
     PRIOR_LINE3 = "prior_line3", 10, "priors (13x13 up): wins and visits on the third line in open areas";
     PRIOR_PASS = "prior_pass", 10, "priors: visits at 0.1 for a pass";

@@ -22,7 +22,9 @@ pub mod sgf;
 mod tactics;
 
 pub use board::{Board, Illegal, Move, DEFAULT_KOMI, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-pub use engine::{AnalysisRequest, Decision, GoEngine, PlayerClock, Settings, Status, TimeControl};
+pub use engine::{
+    AnalysisRequest, Decision, GoEngine, PlayerClock, SearchSummary, Settings, Status, TimeControl,
+};
 pub use record::{HandicapError, Record};
 
 #[cfg(test)]

@@ -127,6 +127,11 @@ impl Board {
                         return Move::at(p);
                     }
                 }
+                if chance(rng, knobs::get(K::P_TWO_LIB)) {
+                    if let Some(p) = self.two_lib_move(last, side, rng) {
+                        return Move::at(p);
+                    }
+                }
                 if chance(rng, knobs::get(K::P_PATTERN)) {
                     if let Some(p) = self.pattern_move(last, side, rng) {
                         return Move::at(p);
@@ -134,7 +139,63 @@ impl Board {
                 }
             }
         }
+        // Our own previous move's neighbourhood may hold a group in atari too.
+        if let Some(prev) = self.last_move2().point() {
+            if self.at(prev) != EMPTY && chance(rng, knobs::get(K::P_ATARI2)) {
+                if let Some(p) = self.atari_move(prev, side, rng) {
+                    return Move::at(p);
+                }
+            }
+        }
         self.random_move(side, rng)
+    }
+
+    /// Groups next to the last move left with two liberties: take one from an opponent group
+    /// when its answer on the other leaves it short (at most two liberties), and give an own
+    /// group a third.
+    fn two_lib_move(&self, last: usize, side: Side, rng: &mut SmallRng) -> Option<usize> {
+        let mut cands: ArrayVec<u16, 16> = ArrayVec::new();
+        self.two_lib_candidates(last, side, &mut cands);
+        (!cands.is_empty()).then(|| cands[below(rng, cands.len())] as usize)
+    }
+
+    /// The moves of [`two_lib_move`](Board::two_lib_move).
+    fn two_lib_candidates(&self, last: usize, side: Side, cands: &mut ArrayVec<u16, 16>) {
+        let me = stone(side);
+        let mut seen: ArrayVec<u16, 5> = ArrayVec::new();
+        let nb = self.neighbours(last);
+        for q in std::iter::once(last).chain(nb) {
+            let c = self.at(q);
+            if c == EMPTY || c == BORDER {
+                continue;
+            }
+            let g = self.group_of(q);
+            if seen.contains(&(g as u16)) {
+                continue;
+            }
+            seen.push(g as u16);
+            let mut libs = [0u16; 2];
+            if self.liberty_count(g, 3) != 2 {
+                continue;
+            }
+            self.liberties(g, 2, &mut libs);
+            for i in 0..2 {
+                let (a, e) = (libs[i] as usize, libs[1 - i] as usize);
+                if !self.is_legal_fast(a, side) || cands.is_full() {
+                    continue;
+                }
+                let ours = self.libs_after(a, side, 3).0;
+                if c == me {
+                    // Extending must reach three liberties.
+                    if ours >= 3 {
+                        cands.push(a as u16);
+                    }
+                } else if ours >= 2 && self.libs_after(e, side.flip(), 4).0 <= 3 {
+                    // An atari the opponent cannot answer by running into the open.
+                    cands.push(a as u16);
+                }
+            }
+        }
     }
 
     /// Capture the last-moved group in atari, or save an own group next to the last move.
@@ -280,20 +341,53 @@ impl Board {
         let big = n >= 13;
         let last = self.last_move().point().filter(|&l| self.at(l) != EMPTY);
 
-        // Local knowledge: escapes of own groups in atari (anywhere) and captures.
+        // Local knowledge: escapes of own groups in atari (anywhere), extensions that run
+        // into a ladder, ataris that start a working ladder, and the playouts' two-liberty
+        // moves around the last move.
         let mut escapes: ArrayVec<u16, 64> = ArrayVec::new();
+        let mut ladder_runs: ArrayVec<u16, 32> = ArrayVec::new();
+        let mut ladder_ataris: ArrayVec<u16, 32> = ArrayVec::new();
         for p in self.board_points() {
-            if self.at(p) == me && self.group_of(p) == p && self.in_atari(p) && !escapes.is_full() {
-                self.escapes(p, side, &mut escapes);
+            let c = self.at(p);
+            if (c != me && c != enemy) || self.group_of(p) != p {
+                continue;
+            }
+            if c == me && self.in_atari(p) {
+                if !escapes.is_full() {
+                    self.escapes(p, side, &mut escapes);
+                }
+                let lib = self.atari_liberty(p);
+                if !ladder_runs.is_full() && self.extends_into_ladder(lib, side) {
+                    ladder_runs.push(lib as u16);
+                }
+            } else if c == enemy && self.group_size(p) <= 12 && !ladder_ataris.is_full() {
+                if let Some(a) = self.ladder_atari(p, side) {
+                    ladder_ataris.push(a as u16);
+                }
             }
         }
+        let mut two_lib: ArrayVec<u16, 16> = ArrayVec::new();
+        if let Some(l) = last {
+            self.two_lib_candidates(l, side, &mut two_lib);
+        }
+        let ladder_k = knobs::get(K::PRIOR_LADDER) as f32;
+        let two_lib_k = knobs::get(K::PRIOR_TWO_LIB) as f32;
 
         let even = knobs::get(K::PRIOR_EVEN) as f32;
         let capture_k = knobs::get(K::PRIOR_CAPTURE) as f32;
         let escape_k = knobs::get(K::PRIOR_ESCAPE) as f32;
         let self_atari_k = knobs::get(K::PRIOR_SELF_ATARI) as f32;
         let pattern_k = knobs::get(K::PRIOR_PATTERN) as f32;
-        let near_k = knobs::get(K::PRIOR_NEAR) as f32;
+        // Nearness to the last move in the common fate graph (a group is one node).
+        let mut cfg = [u8::MAX; super::board::MAX_POINTS];
+        if let Some(l) = last {
+            self.cfg_distances(l, 3, &mut cfg);
+        }
+        let cfg_k = [
+            knobs::get(K::PRIOR_CFG1) as f32,
+            knobs::get(K::PRIOR_CFG2) as f32,
+            knobs::get(K::PRIOR_CFG3) as f32,
+        ];
         let line1_k = knobs::get(K::PRIOR_LINE1) as f32;
         let line3_k = knobs::get(K::PRIOR_LINE3) as f32;
         for i in 0..self.empty_count() {
@@ -321,6 +415,15 @@ impl Board {
             if escapes.contains(&(p as u16)) {
                 bonus(escape_k, escape_k);
             }
+            if ladder_runs.contains(&(p as u16)) {
+                bonus(ladder_k, 0.0);
+            }
+            if ladder_ataris.contains(&(p as u16)) {
+                bonus(ladder_k, ladder_k);
+            }
+            if two_lib.contains(&(p as u16)) {
+                bonus(two_lib_k, two_lib_k);
+            }
             let (libs, size) = self.libs_after(p, side, 2);
             if libs < 2 && captures == 0 {
                 // Self-atari: bad, the more stones the worse.
@@ -334,17 +437,11 @@ impl Board {
             if patterns::matches(self.pattern3(p), side) {
                 bonus(pattern_k, pattern_k);
             }
-            if let Some(l) = last {
-                let (lx, ly) = self.coords(l);
-                let (x, y) = self.coords(p);
-                let dx = lx.abs_diff(x);
-                let dy = ly.abs_diff(y);
-                let d = dx + dy + dx.max(dy);
-                if d <= 3 {
-                    bonus(near_k, near_k);
-                } else if d <= 4 {
-                    bonus(near_k / 2.0, near_k / 2.0);
-                }
+            match cfg[p] {
+                1 => bonus(cfg_k[0], cfg_k[0]),
+                2 => bonus(cfg_k[1], cfg_k[1]),
+                3 => bonus(cfg_k[2], cfg_k[2]),
+                _ => {}
             }
             if big {
                 let (x, y) = self.coords(p);
@@ -366,6 +463,45 @@ impl Board {
             visits: knobs::get(K::PRIOR_PASS) as f32,
             value: if out.is_empty() { 0.5 } else { 0.1 },
         });
+    }
+
+    /// Distances from the group at `from` in the common fate graph, where a group is one
+    /// node: its liberties are at 1, their other neighbours at 2, and so on, a whole group at
+    /// once. Points farther than `max` stay at `u8::MAX`.
+    pub fn cfg_distances(&self, from: usize, max: u8, dist: &mut [u8; super::board::MAX_POINTS]) {
+        let mut queue: ArrayVec<u16, { super::board::MAX_POINTS }> = ArrayVec::new();
+        let mut reach =
+            |q: usize,
+             d: u8,
+             dist: &mut [u8; super::board::MAX_POINTS],
+             queue: &mut ArrayVec<u16, { super::board::MAX_POINTS }>| {
+                let c = self.at(q);
+                if c == BORDER || dist[q] != u8::MAX {
+                    return;
+                }
+                if c == EMPTY {
+                    dist[q] = d;
+                    queue.push(q as u16);
+                } else {
+                    for s in self.group_stones(self.group_of(q)) {
+                        dist[s] = d;
+                        queue.push(s as u16);
+                    }
+                }
+            };
+        reach(from, 0, dist, &mut queue);
+        let mut i = 0;
+        while i < queue.len() {
+            let q = queue[i] as usize;
+            i += 1;
+            let d = dist[q];
+            if d >= max {
+                continue;
+            }
+            for r in self.neighbours(q) {
+                reach(r, d + 1, dist, &mut queue);
+            }
+        }
     }
 
     /// Whether every point within Manhattan distance `d` of `p` is empty or off the board.

@@ -340,3 +340,28 @@ fn playout_policy_captures_and_escapes() {
     assert_eq!(b.at(b.parse_vertex("E5").unwrap().point().unwrap()), WHITE);
     assert_eq!(b.at(b.parse_vertex("F5").unwrap().point().unwrap()), BLACK);
 }
+
+#[test]
+fn common_fate_graph_distances() {
+    // A black group C3-D3 and the last move E3 (white) next to it.
+    let mut b = Board::new(9);
+    for (v, side) in [
+        ("C3", Side::First),
+        ("D3", Side::First),
+        ("E3", Side::Second),
+    ] {
+        let p = b.parse_vertex(v).unwrap().point().unwrap();
+        b.setup_stone(p, side).unwrap();
+    }
+    let pt = |v: &str| b.parse_vertex(v).unwrap().point().unwrap();
+    let mut d = [u8::MAX; super::board::MAX_POINTS];
+    b.cfg_distances(pt("E3"), 3, &mut d);
+    assert_eq!(d[pt("E3")], 0);
+    assert_eq!(d[pt("E4")], 1); // a liberty of the last move
+    assert_eq!(d[pt("D3")], 1); // the adjacent group, all of it
+    assert_eq!(d[pt("C3")], 1);
+    assert_eq!(d[pt("B3")], 2); // a liberty of that group
+    assert_eq!(d[pt("E5")], 2);
+    assert_eq!(d[pt("A3")], 3);
+    assert_eq!(d[pt("E7")], u8::MAX);
+}
