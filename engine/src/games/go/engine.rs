@@ -527,10 +527,30 @@ impl GoEngine {
     // Thinking
 
     /// The board with `side` to move.
+    /// The board with `side` to move, as the search sees it: in handicap games on big
+    /// boards the komi carries an extra that fades as the game goes on (linear dynamic komi),
+    /// so neither side reads the game as decided from the start and plays slack or desperate
+    /// moves. Scores reported and the pass decision use the real komi.
     fn position_for(&self, side: Side) -> Board {
         let mut b = self.record.board().clone();
         b.set_to_move(side);
+        b.set_komi(b.komi() + self.dynamic_komi());
         b
+    }
+
+    /// The extra komi of linear dynamic komi: 7 points per handicap stone at the start, none
+    /// after a little over half the board's points worth of moves. Only 13x13 and up.
+    pub fn dynamic_komi(&self) -> f32 {
+        let h = self.record.handicap();
+        let n = self.record.size();
+        if h < 2 || n < 13 {
+            return 0.0;
+        }
+        let horizon = (n * n) as f32 * 0.55;
+        let played = self.record.moves().len() as f32;
+        let extra = 7.0 * h as f32 * (1.0 - played / horizon).max(0.0);
+        // Whole points keep the half-point komi half-point (no jigo from the extra).
+        extra.round()
     }
 
     /// Chooses a move for `side`. With `commit` it is played (`genmove`), else not
@@ -624,7 +644,8 @@ impl GoEngine {
             return Decision::Resign;
         }
         let dead = self.dead_stones_of(root, &j.own, None);
-        let margin = root.score_with_dead(&dead);
+        // The judged margin with the real komi, not the search's dynamic one.
+        let margin = root.score_with_dead(&dead) + root.komi() - self.record.komi();
         let mine = if side == Side::First { margin } else { -margin };
         let opponent_dead = dead.iter().any(|&p| root.at(p) == stone_of(side.flip()));
         // Passing must not lose by the judged count, and the judgement must be sure: while a
@@ -653,7 +674,9 @@ impl GoEngine {
         stop: &AtomicBool,
         report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
     ) {
-        let root = self.position_for(side);
+        // Analysis reports the real game: no dynamic komi.
+        let mut root = self.position_for(side);
+        root.set_komi(self.record.komi());
         let mut root_filter = None;
         if !request.allow.is_empty() || !request.avoid.is_empty() {
             let mut f = vec![request.allow.is_empty(); root.mailbox_len()];
@@ -1006,6 +1029,28 @@ mod tests {
         assert_eq!(dead[0], vec![b4.point().unwrap()]);
         // Black: 15 points, white 10: B+4.5.
         assert_eq!(e.final_score(), 4.5);
+    }
+
+    #[test]
+    fn dynamic_komi_fades_in_handicap_games_on_big_boards() {
+        let mut e = GoEngine::new(quick());
+        e.set_board_size(19);
+        assert_eq!(e.dynamic_komi(), 0.0);
+        e.fixed_handicap(4).unwrap();
+        assert_eq!(e.dynamic_komi(), 28.0);
+        for i in 0..100 {
+            let side = if i % 2 == 0 {
+                Side::Second
+            } else {
+                Side::First
+            };
+            e.play(side, Move::PASS).unwrap();
+        }
+        // 100 of 198.55 moves played: about half left.
+        assert_eq!(e.dynamic_komi(), 14.0);
+        e.set_board_size(9);
+        e.fixed_handicap(4).unwrap();
+        assert_eq!(e.dynamic_komi(), 0.0);
     }
 
     #[test]
