@@ -1,7 +1,7 @@
 //! Playouts per second on the benchmark positions, one thread: the bare playout policy, and
 //! the whole search (tree descent, expansion with priors, playout, backup).
 //!
-//! `cargo run --release -p tetrarch-engine --example go_playouts [seconds]`
+//! `cargo run --release -p tetrarch-engine --example go_playouts [seconds] [knob=value ...]`
 //!
 //! Rates are per second of the thread's own CPU time (from `/proc/thread-self/schedstat`,
 //! where available, else wall time), so a busy machine disturbs them less.
@@ -34,6 +34,13 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(3.0);
+    for arg in std::env::args().skip(2) {
+        let (name, value) = arg.split_once('=').expect("knob=value");
+        assert!(
+            tetrarch::games::go::knobs::set(name, value.parse().expect("an integer")),
+            "no knob {name}"
+        );
+    }
     for (name, sgf) in positions::BENCH {
         let root = positions::board(sgf);
         // Bare playouts.

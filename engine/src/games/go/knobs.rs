@@ -44,7 +44,7 @@ knobs! {
     P_TWO_LIB = "p_two_lib", 0, "playouts: chance /256 of trying two-liberty attacks and defences";
     P_PATTERN = "p_pattern", 230, "playouts: chance /256 of trying 3x3 patterns";
     P_ATARI2 = "p_atari2", 0, "playouts: chance /256 of atari checks around our previous move";
-    LADDER_STONES = "ladder_stones", 6, "playouts: largest last-moved group checked for a ladder";
+    LADDER_STONES = "ladder_stones", 0, "playouts: largest last-moved group checked for a ladder";
     SINGLE_SELF_ATARI = "single_self_atari", 0, "playouts: chance /256 of refusing a one-stone self-atari";
     PRIOR_EVEN = "prior_even", 10, "priors: visits at 0.5 every move starts with";
     PRIOR_CAPTURE = "prior_capture", 10, "priors: wins and visits for a capture (plus 5 per stone)";

@@ -470,25 +470,24 @@ impl Board {
     /// once. Points farther than `max` stay at `u8::MAX`.
     pub fn cfg_distances(&self, from: usize, max: u8, dist: &mut [u8; super::board::MAX_POINTS]) {
         let mut queue: ArrayVec<u16, { super::board::MAX_POINTS }> = ArrayVec::new();
-        let mut reach =
-            |q: usize,
-             d: u8,
-             dist: &mut [u8; super::board::MAX_POINTS],
-             queue: &mut ArrayVec<u16, { super::board::MAX_POINTS }>| {
-                let c = self.at(q);
-                if c == BORDER || dist[q] != u8::MAX {
-                    return;
+        let reach = |q: usize,
+                     d: u8,
+                     dist: &mut [u8; super::board::MAX_POINTS],
+                     queue: &mut ArrayVec<u16, { super::board::MAX_POINTS }>| {
+            let c = self.at(q);
+            if c == BORDER || dist[q] != u8::MAX {
+                return;
+            }
+            if c == EMPTY {
+                dist[q] = d;
+                queue.push(q as u16);
+            } else {
+                for s in self.group_stones(self.group_of(q)) {
+                    dist[s] = d;
+                    queue.push(s as u16);
                 }
-                if c == EMPTY {
-                    dist[q] = d;
-                    queue.push(q as u16);
-                } else {
-                    for s in self.group_stones(self.group_of(q)) {
-                        dist[s] = d;
-                        queue.push(s as u16);
-                    }
-                }
-            };
+            }
+        };
         reach(from, 0, dist, &mut queue);
         let mut i = 0;
         while i < queue.len() {

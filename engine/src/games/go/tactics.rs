@@ -26,14 +26,13 @@ impl Board {
         if self.libs_after(p, side, 3).0 != 2 {
             return false;
         }
-        STACK.with(|stack| {
-            let mut stack = stack.borrow_mut();
+        with_stack(|stack| {
             let mut budget = BUDGET;
-            let b = slot(&mut stack, 0);
+            let (b, rest) = stack.split_first_mut().unwrap();
             b.copy_position_from(self);
             b.set_to_move(side);
             b.play_fast(super::Move::at(p));
-            ladder(&mut stack, 0, p, side, &mut budget).is_some()
+            ladder(rest, b, p, side, &mut budget).is_some()
         })
     }
 
@@ -47,122 +46,116 @@ impl Board {
     /// liberties), `side` to move.
     pub fn ladder_atari(&self, g: usize, side: Side) -> Option<usize> {
         let head = self.group_of(g);
-        if self.liberty_count(head, 3) != 2 {
+        let mut libs = [0u16; 3];
+        if self.liberties(head, 3, &mut libs) != 2 {
             return None;
         }
         // Quick exits: an atari the defender answers with three liberties at once is no
-        // ladder, and most candidates end there without reading.
-        let mut libs = [0u16; 2];
-        self.liberties(head, 2, &mut libs);
+        // ladder, and most candidates end there without reading. First by counting the
+        // escape point's empty neighbours, then by its liberties after extending.
         let promising = (0..2).any(|i| {
             let (a, e) = (libs[i] as usize, libs[1 - i] as usize);
-            self.is_legal_fast(a, side) && self.libs_after(e, side.flip(), 4).0 <= 3
+            let open = self
+                .neighbours(e)
+                .iter()
+                .filter(|&&q| q != a && self.at(q) == super::board::EMPTY)
+                .count();
+            open < 3 && self.is_legal_fast(a, side) && self.libs_after(e, side.flip(), 4).0 <= 3
         });
         if !promising {
             return None;
         }
-        STACK.with(|stack| {
-            let mut stack = stack.borrow_mut();
+        with_stack(|stack| {
             let mut budget = BUDGET;
-            let b = slot(&mut stack, 0);
-            b.copy_position_from(self);
-            b.set_to_move(side);
-            ladder(&mut stack, 0, g, side.flip(), &mut budget)
+            ladder(stack, self, g, side.flip(), &mut budget)
         })
     }
 }
 
-/// The scratch board at `depth`, created on first use.
-fn slot(stack: &mut Vec<Box<Board>>, depth: usize) -> &mut Board {
-    while stack.len() <= depth {
-        stack.push(Box::new(Board::scratch()));
-    }
-    &mut stack[depth]
+/// Longest ladder read, in atari-extension pairs.
+const MAX_LADDER: usize = 30;
+
+/// Runs `f` with this thread's scratch boards (created on first use, one per ply a ladder
+/// read can reach).
+fn with_stack<T>(f: impl FnOnce(&mut [Box<Board>]) -> T) -> T {
+    STACK.with(|stack| {
+        let mut stack = stack.borrow_mut();
+        while stack.len() < 2 * MAX_LADDER + 4 {
+            stack.push(Box::new(Board::scratch()));
+        }
+        f(&mut stack)
+    })
 }
 
-/// With the defender's group at `g` on two liberties and the attacker to move on the board at
-/// `depth`: the atari that leads to capture, if any. Copies go to `depth + 1`.
+/// With the defender's group at `g` on two liberties and the attacker to move on `b`: the
+/// atari that leads to capture, if any. Positions after each atari go to `stack[0]`, deeper
+/// reading to the rest.
 fn ladder(
-    stack: &mut Vec<Box<Board>>,
-    depth: usize,
+    stack: &mut [Box<Board>],
+    b: &Board,
     g: usize,
     defender: Side,
     budget: &mut u32,
 ) -> Option<usize> {
     let attacker = defender.flip();
-    let libs = {
-        let b = &stack[depth];
-        let mut libs = [0u16; 2];
-        if b.liberties(b.group_of(g), 2, &mut libs) != 2 {
-            return None;
-        }
-        libs
-    };
-    slot(stack, depth + 1);
+    let mut libs = [0u16; 2];
+    if b.liberties(b.group_of(g), 2, &mut libs) != 2 {
+        return None;
+    }
+    let (c, rest) = stack.split_first_mut()?;
     for &a in &libs {
-        if *budget == 0 || depth > 2 * MAX_LADDER {
+        if *budget == 0 || rest.is_empty() {
             return None;
         }
         *budget -= 1;
         let a = a as usize;
-        let (lo, hi) = stack.split_at_mut(depth + 1);
-        let b = &lo[depth];
         // The atari must be legal and must not itself be capturable at once.
         if !b.is_legal_fast(a, attacker) || b.libs_after(a, attacker, 2).0 < 2 {
             continue;
         }
-        let c = &mut hi[0];
         c.copy_position_from(b);
         c.set_to_move(attacker);
         c.play_fast(super::Move::at(a));
-        if defender_loses(stack, depth + 1, g, defender, budget) {
+        if defender_loses(rest, c, g, defender, budget) {
             return Some(a);
         }
     }
     None
 }
 
-/// Longest ladder read, in atari-extension pairs.
-const MAX_LADDER: usize = 30;
-
-/// The defender's group at `g` is in atari on the board at `depth` (defender to move):
-/// whether every answer fails (it cannot capture an attacker, and extending gives at most a
-/// further ladder).
+/// The defender's group at `g` is in atari on `c` (defender to move): whether every answer
+/// fails (it cannot capture an attacker, and extending gives at most a further ladder).
 fn defender_loses(
-    stack: &mut Vec<Box<Board>>,
-    depth: usize,
+    stack: &mut [Box<Board>],
+    c: &mut Board,
     g: usize,
     defender: Side,
     budget: &mut u32,
 ) -> bool {
-    {
-        let c = &mut stack[depth];
-        let head = c.group_of(g);
-        if !c.in_atari(head) {
-            return false;
-        }
-        // Capturing any attacking group in atari next to the defender breaks the ladder.
-        let enemy = stone(defender.flip());
-        for s in c.group_stones(head) {
-            for q in c.neighbours(s) {
-                if c.at(q) == enemy && c.in_atari(c.group_of(q)) {
-                    return false;
-                }
+    let head = c.group_of(g);
+    if !c.in_atari(head) {
+        return false;
+    }
+    // Capturing any attacking group in atari next to the defender breaks the ladder.
+    let enemy = stone(defender.flip());
+    for s in c.group_stones(head) {
+        for q in c.neighbours(s) {
+            if c.at(q) == enemy && c.in_atari(c.group_of(q)) {
+                return false;
             }
         }
-        let lib = c.atari_liberty(head);
-        if !c.is_legal_fast(lib, defender) {
-            return true;
-        }
-        c.set_to_move(defender);
-        c.play_fast(super::Move::at(lib));
-        match c.liberty_count(c.group_of(g), 3) {
-            0 | 1 => return true,
-            2 => {}
-            _ => return false,
-        }
     }
-    ladder(stack, depth, g, defender, budget).is_some()
+    let lib = c.atari_liberty(head);
+    if !c.is_legal_fast(lib, defender) {
+        return true;
+    }
+    c.set_to_move(defender);
+    c.play_fast(super::Move::at(lib));
+    match c.liberty_count(c.group_of(g), 3) {
+        0 | 1 => true,
+        2 => ladder(stack, c, g, defender, budget).is_some(),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
