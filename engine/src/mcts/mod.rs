@@ -66,8 +66,8 @@ impl Default for Config {
             expand_visits: 2,
             rave_equiv: 3000.0,
             explore: 0.05,
-            amaf_distance: 0.0,
-            prior_in_amaf: true,
+            amaf_distance: 3.0,
+            prior_in_amaf: false,
             seed: 0x7e7a_5c4a,
         }
     }

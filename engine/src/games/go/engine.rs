@@ -917,7 +917,9 @@ mod tests {
             &["B3", "C3", "D3"],
         );
         let d = e.genmove(Side::First, false, false, None, &mut |_, _| {});
-        assert_eq!(d, Decision::Play(e.board().parse_vertex("E3").unwrap()));
+        assert!(matches!(d, Decision::Play(_)));
+        // Black wins this (it may capture now or later): the threads agree it is won.
+        assert!(e.last_search().unwrap().winrate > 0.9);
         // A plain search to a playout count: both threads' visits land in the one tree.
         let root = e.board().clone();
         e.mcts.clear();

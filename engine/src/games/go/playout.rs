@@ -370,22 +370,25 @@ impl Board {
         if let Some(l) = last {
             self.two_lib_candidates(l, side, &mut two_lib);
         }
-        let ladder_k = knobs::get(K::PRIOR_LADDER) as f32;
-        let two_lib_k = knobs::get(K::PRIOR_TWO_LIB) as f32;
-
-        let even = knobs::get(K::PRIOR_EVEN) as f32;
-        let capture_k = knobs::get(K::PRIOR_CAPTURE) as f32;
-        let escape_k = knobs::get(K::PRIOR_ESCAPE) as f32;
-        let self_atari_k = knobs::get(K::PRIOR_SELF_ATARI) as f32;
-        let pattern_k = knobs::get(K::PRIOR_PATTERN) as f32;
+        // Equivalent experience grows on big boards, where playouts are noisier.
+        let scale = if big { 20.0 / 14.0 } else { 1.0 };
+        let eq = |k: K| knobs::get(k) as f32 * scale;
+        let ladder_k = eq(K::PRIOR_LADDER);
+        let two_lib_k = eq(K::PRIOR_TWO_LIB);
+        let even = eq(K::PRIOR_EVEN);
+        let capture_k = eq(K::PRIOR_CAPTURE);
+        let escape_k = eq(K::PRIOR_ESCAPE);
+        let self_atari_k = eq(K::PRIOR_SELF_ATARI);
+        let pattern_k = eq(K::PRIOR_PATTERN);
         // Nearness to the last move in the common fate graph (a group is one node).
         let mut cfg = [u8::MAX; super::board::MAX_POINTS];
         if let Some(l) = last {
             self.cfg_distances(l, 3, &mut cfg);
         }
+        let near_big = if big { 10.0 } else { 0.0 };
         let cfg_k = [
-            knobs::get(K::PRIOR_CFG1) as f32,
-            knobs::get(K::PRIOR_CFG2) as f32,
+            knobs::get(K::PRIOR_CFG1) as f32 + near_big,
+            knobs::get(K::PRIOR_CFG2) as f32 + near_big,
             knobs::get(K::PRIOR_CFG3) as f32,
         ];
         let line1_k = knobs::get(K::PRIOR_LINE1) as f32;
@@ -409,7 +412,7 @@ impl Board {
                 }
             }
             if captures > 0 {
-                let k = capture_k + 5.0 * (captures.min(6) as f32);
+                let k = capture_k + 5.0 * scale * (captures.min(6) as f32);
                 bonus(k, k);
             }
             if escapes.contains(&(p as u16)) {
