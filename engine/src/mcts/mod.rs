@@ -310,7 +310,7 @@ impl<S: MctsState> Mcts<S> {
                     break;
                 }
                 let visits = n.visits.load(Ordering::Relaxed);
-                if node != 0 && visits < self.config.expand_visits {
+                if node != 0 && visits < self.expand_threshold() {
                     break;
                 }
                 w.priors.clear();
@@ -432,6 +432,20 @@ impl<S: MctsState> Mcts<S> {
         }
         for &(_, mv) in &w.tree_moves {
             w.first_player[mv as usize] = 0;
+        }
+    }
+
+    /// Visits a leaf needs before expansion: `expand_visits` while the arena is less than
+    /// half full, then rising to 16 times that as it fills, so a long search (analysis,
+    /// pondering) keeps growing the tree where it matters instead of stopping dead when full.
+    #[inline]
+    fn expand_threshold(&self) -> u32 {
+        let base = self.config.expand_visits.max(1);
+        let fill = self.tree.len() as f32 / self.tree.capacity() as f32;
+        if fill <= 0.5 {
+            base
+        } else {
+            (base as f32 * (1.0 + 30.0 * (fill - 0.5))) as u32
         }
     }
 
