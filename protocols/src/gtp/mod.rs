@@ -722,7 +722,11 @@ impl Session {
                 _ => return bad(),
             },
             // Search parameters, for tuning.
-            "rave_equiv" | "explore" | "expand_visits" | "amaf_distance" | "prior_in_amaf" => {
+            "expand_visits" => match value.parse::<u32>() {
+                Ok(v) if (1..=10_000).contains(&v) => s.expand_visits = Some(v),
+                _ => return bad(),
+            },
+            "rave_equiv" | "explore" | "amaf_distance" | "prior_in_amaf" => {
                 let Ok(v) = value.parse::<f32>() else {
                     return bad();
                 };
@@ -734,8 +738,7 @@ impl Session {
                     "rave_equiv" => c.rave_equiv = v.max(1.0),
                     "explore" => c.explore = v,
                     "amaf_distance" => c.amaf_distance = v,
-                    "prior_in_amaf" => c.prior_in_amaf = v != 0.0,
-                    _ => c.expand_visits = (v as u32).max(1),
+                    _ => c.prior_in_amaf = v != 0.0,
                 }
                 return Ok(String::new());
             }

@@ -36,6 +36,9 @@ pub struct Settings {
     /// Search tree size in nodes.
     pub max_nodes: usize,
     pub seed: u64,
+    /// Visits before a leaf is expanded; by board size when unset (2 up to 9x9, where
+    /// tactics are close and the tree small; 8 above, where a node has hundreds of children).
+    pub expand_visits: Option<u32>,
 }
 
 impl Default for Settings {
@@ -49,6 +52,7 @@ impl Default for Settings {
             overhead_ms: 50,
             max_nodes: 1 << 21,
             seed: 0x7e7a_5c4a,
+            expand_visits: None,
         }
     }
 }
@@ -201,6 +205,12 @@ impl GoEngine {
         if self.mcts.config.max_nodes != self.settings.max_nodes {
             self.mcts.set_max_nodes(self.settings.max_nodes);
         }
+    }
+
+    /// Settings that depend on the board, applied before every search.
+    fn prepare_search(&mut self) {
+        let by_size = if self.record.size() <= 9 { 2 } else { 8 };
+        self.mcts.config.expand_visits = self.settings.expand_visits.unwrap_or(by_size);
     }
 
     /// The search parameters (for tuning).
@@ -565,6 +575,7 @@ impl GoEngine {
         report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
     ) -> Decision {
         let started = Instant::now();
+        self.prepare_search();
         let root = self.position_for(side);
         let budget = self.budget(side);
         let mut root_filter = None;
@@ -674,6 +685,7 @@ impl GoEngine {
         stop: &AtomicBool,
         report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
     ) {
+        self.prepare_search();
         // Analysis reports the real game: no dynamic komi.
         let mut root = self.position_for(side);
         root.set_komi(self.record.komi());
@@ -708,6 +720,7 @@ impl GoEngine {
 
     /// Searches the current position until `stop` (pondering on the opponent's time).
     pub fn ponder(&mut self, stop: &AtomicBool) {
+        self.prepare_search();
         let root = self.record.board().clone();
         if root.is_over() {
             return;
@@ -738,6 +751,7 @@ impl GoEngine {
             ..Limits::default()
         };
         let stop = AtomicBool::new(false);
+        self.prepare_search();
         let snap = self.mcts.search(board, &limits, &stop, &mut |_| {});
         let j = Judgement::from(&snap);
         self.ownership = Some((key, j.clone()));

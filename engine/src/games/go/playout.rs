@@ -391,8 +391,8 @@ impl Board {
             knobs::get(K::PRIOR_CFG2) as f32 + near_big,
             knobs::get(K::PRIOR_CFG3) as f32,
         ];
-        let line1_k = knobs::get(K::PRIOR_LINE1) as f32;
-        let line3_k = knobs::get(K::PRIOR_LINE3) as f32;
+        let line1_k = eq(K::PRIOR_LINE1);
+        let line3_k = eq(K::PRIOR_LINE3);
         for i in 0..self.empty_count() {
             let p = self.empty_point(i);
             if self.is_eye(p, side) || self.check(Move::at(p)).is_err() {
