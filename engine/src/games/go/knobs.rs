@@ -60,7 +60,7 @@ knobs! {
     PRIOR_CFG2 = "prior_cfg2", 40, "priors: wins and visits at distance 2";
     PRIOR_CFG3 = "prior_cfg3", 15, "priors: wins and visits at distance 3";
     PRIOR_LINE1 = "prior_line1", 14, "priors (13x13 up): lost visits on the first two lines in open areas";
-    PRIOR_LINE3 = "prior_line3", 14, "priors (13x13 up): wins and visits on the third line in open areas";
+    PRIOR_LINE3 = "prior_line3", 14, "priors (13x13 up): wins and visits on the third and fourth lines in open areas";
     PRIOR_PASS = "prior_pass", 10, "priors: visits at 0.1 for a pass";
 }
 

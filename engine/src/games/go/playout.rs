@@ -15,9 +15,11 @@
 //! remaining empty points are eyes, owned by whoever surrounds them.
 //!
 //! The tree's priors use the same knowledge, as equivalent experience (virtual wins and
-//! visits): captures, atari escapes, patterns and nearness to the last move are encouraged;
-//! self-atari, the first line in open areas (big boards) and passing are discouraged; own true
-//! eyes are never filled.
+//! visits): captures, atari escapes, working ladders, two-liberty fights, patterns and
+//! nearness to the last move (in the common fate graph) are encouraged; self-atari, running
+//! into a ladder and passing are discouraged; own true eyes are never filled. On big boards,
+//! in open areas, the third and fourth lines are encouraged and the first two discouraged, as
+//! is the centre while nine tenths of the board are empty.
 
 use arrayvec::ArrayVec;
 use rand::rngs::SmallRng;
@@ -391,6 +393,7 @@ impl Board {
             knobs::get(K::PRIOR_CFG2) as f32 + near_big,
             knobs::get(K::PRIOR_CFG3) as f32,
         ];
+        let opening = big && self.empty_count() * 10 > n * n * 9;
         let line1_k = eq(K::PRIOR_LINE1);
         let line3_k = eq(K::PRIOR_LINE3);
         for i in 0..self.empty_count() {
@@ -449,10 +452,14 @@ impl Board {
             if big {
                 let (x, y) = self.coords(p);
                 let line = x.min(y).min(n - 1 - x).min(n - 1 - y);
-                if line <= 1 && self.empty_around(p, 2) {
-                    bonus(line1_k, 0.0);
-                } else if line == 2 && self.empty_around(p, 2) {
-                    bonus(line3_k, line3_k);
+                if self.empty_around(p, 2) {
+                    match line {
+                        0 | 1 => bonus(line1_k, 0.0),
+                        2 | 3 => bonus(line3_k, line3_k),
+                        // The open centre before the corners and sides are taken.
+                        _ if opening => bonus(line1_k / 2.0, 0.0),
+                        _ => {}
+                    }
                 }
             }
             out.push(Prior {
