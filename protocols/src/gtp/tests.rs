@@ -531,3 +531,35 @@ fn pondering_keeps_the_session_responsive() {
     assert!(r[3].starts_with("= "));
     g.finish();
 }
+
+#[test]
+fn a_short_clock_is_respected() {
+    // Absolute time of 5 s for the whole game and no playout cap: three moves come back well
+    // within the clock (the engine keeps its own account when no time_left arrives), and
+    // they are searched moves, not first-line garbage.
+    let g = Gtp::start(GtpArgs {
+        max_nodes: Some(200_000),
+        ..GtpArgs::default()
+    });
+    let start = std::time::Instant::now();
+    g.send("boardsize 9")
+        .send("time_settings 5 0 0")
+        .send("genmove b")
+        .send("genmove w")
+        .send("genmove b");
+    let r = g.responses(5);
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_millis(4000),
+        "three moves took {took:?}"
+    );
+    for m in &r[2..] {
+        let v = m.strip_prefix("= ").unwrap();
+        let row: usize = v[1..].parse().unwrap();
+        assert!(
+            (2..=8).contains(&row) && !v.starts_with('A') && !v.starts_with('J'),
+            "{r:?}"
+        );
+    }
+    g.finish();
+}
