@@ -21,8 +21,9 @@
 //!   exactly the legal captures; a move is identified by its start, end and captured set (two
 //!   paths with the same three are one move); passing is unsound, so `NULL_MOVE_OK` is false.
 //!   Positions are small and copy-make is used (`Undo` may be a copy of the position).
-//! - **Go**: [`MctsState`]: copy, legal moves (suicide and positional superko excluded), play,
-//!   random playout, area score.
+//! - **Go**: [`MctsState`]: copy (allocation-free `clone_from`), legal moves (suicide and
+//!   positional superko excluded), candidate moves with prior knowledge, play, a playout that
+//!   reports its moves (for AMAF) and its result and margin, and the final owner of each point.
 //!
 //! Scores are plain `i32` in centipawn-like units from the side to move's view; mate and rule
 //! results are encoded by `crate::score`.
