@@ -660,13 +660,24 @@ impl GoEngine {
         let mine = if side == Side::First { margin } else { -margin };
         let opponent_dead = dead.iter().any(|&p| root.at(p) == stone_of(side.flip()));
         // Passing must not lose by the judged count, and the judgement must be sure: while a
-        // fight is open, playing on costs nothing under area scoring and settles it.
-        let pass_safe = mine > 0.0 && !(cleanup && opponent_dead) && j.settled();
+        // fight is open, playing on costs nothing under area scoring and settles it. Unless
+        // the search finds every move no better than passing (a fight where whoever plays
+        // first loses, like a seki the playouts read both ways): then passing is the move.
+        let best_other = snap.moves.iter().find(|m| !m.mv.is_pass());
+        let pass_stats = snap.moves.iter().find(|m| m.mv.is_pass());
+        let pass_as_good = match (pass_stats, best_other) {
+            (Some(p), Some(o)) => {
+                p.visits >= 20 && p.winrate > 0.5 && p.winrate >= o.winrate - 0.02
+            }
+            (Some(p), None) => p.winrate > 0.5,
+            _ => false,
+        };
+        let pass_safe = mine > 0.0 && !(cleanup && opponent_dead) && (j.settled() || pass_as_good);
         let opponent_passed = root.last_move().is_pass() && root.passes() > 0;
         if opponent_passed && pass_safe {
             return Decision::Pass;
         }
-        let best_other = snap.moves.iter().find(|m| !m.mv.is_pass()).map(|m| m.mv);
+        let best_other = best_other.map(|m| m.mv);
         if best.mv.is_pass() {
             if pass_safe {
                 return Decision::Pass;
