@@ -127,6 +127,8 @@ pub struct Snapshot<M> {
     pub ownership: Vec<f32>,
     /// Per cell, the fraction of playouts in which nobody owned it.
     pub neutral: Vec<f32>,
+    /// The root move the prior knowledge likes best (for answering without a search).
+    pub prior_best: Option<M>,
 }
 
 impl<M: Copy> Snapshot<M> {
@@ -573,7 +575,17 @@ impl<S: MctsState> Mcts<S> {
     pub fn snapshot(&self, root: &S, playouts: u64, elapsed: Duration) -> Snapshot<S::Move> {
         let tree = &self.tree;
         let mut moves = Vec::new();
+        let mut prior_best = None;
         if let Some(children) = tree.root().children() {
+            prior_best = children
+                .clone()
+                .max_by(|&a, &b| {
+                    let (pa, pb) = (tree.node(a).prior(), tree.node(b).prior());
+                    (pa.1 * pa.0.min(1.0))
+                        .partial_cmp(&(pb.1 * pb.0.min(1.0)))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                })
+                .map(|c| root.index_move(tree.node(c).move_index()));
             let weights: Vec<f32> = children
                 .clone()
                 .map(|c| tree.node(c).prior().1.powi(4))
@@ -647,6 +659,7 @@ impl<S: MctsState> Mcts<S> {
             elapsed,
             ownership,
             neutral,
+            prior_best,
         }
     }
 

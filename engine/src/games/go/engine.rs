@@ -644,8 +644,21 @@ impl GoEngine {
     ) -> Decision {
         let side = root.to_move();
         let Some(best) = snap.moves.first() else {
-            return Decision::Pass;
+            return snap.prior_best.map_or(Decision::Pass, |m| {
+                if m.is_pass() {
+                    Decision::Pass
+                } else {
+                    Decision::Play(m)
+                }
+            });
         };
+        if snap.root_visits < 64 {
+            // Next to no search (a clock at its end): the prior knows more than a handful of
+            // playouts.
+            if let Some(m) = snap.prior_best.filter(|m| !m.is_pass()) {
+                return Decision::Play(m);
+            }
+        }
         if self.settings.resign_threshold > 0.0
             && !cleanup
             && best.winrate < self.settings.resign_threshold
