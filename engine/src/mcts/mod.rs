@@ -2,12 +2,13 @@
 //!
 //! Scheme: UCT with RAVE. Each simulation copies the root state, walks down the tree picking
 //! the child with the best blend of its own mean and its AMAF (all-moves-as-first) mean, with
-//! the AMAF weight `beta = n_amaf / (n_amaf + n + n * n_amaf / RAVE_EQUIV)` fading as real
-//! visits accumulate, plus a small UCB exploration term. A child's statistics start from the
-//! game's prior knowledge as equivalent experience. A leaf is expanded once it has been visited
-//! `expand_visits` times; then the game's playout policy plays the game out, and the result
-//! (and score margin) is backed up along the path, with AMAF credit to every sibling whose move
-//! the same player played later in the simulation.
+//! the AMAF weight `beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv)` fading as real
+//! visits accumulate, plus a small UCB exploration term. A child's real statistics start from
+//! the game's prior knowledge as equivalent experience. A leaf is expanded once it has been
+//! visited `expand_visits` times (more as the arena fills); then the game's playout policy
+//! plays the game out, and the result (and score margin) is backed up along the path, with
+//! AMAF credit to every sibling whose move the same player played first later in the
+//! simulation, weighted toward moves played soon after the node (`amaf_distance`).
 //!
 //! Node statistics live in [`tree`]; nodes are about 64 bytes.
 //!
