@@ -59,8 +59,10 @@ fn main() {
         }
         let bare = n as f64 / seconds_since(start);
         // The search.
+        // As the engine sets it: expansion after 2 visits up to 9x9, 8 above.
         let mut mcts: Mcts<tetrarch::games::go::Board> = Mcts::new(Config {
             threads: 1,
+            expand_visits: if root.size() <= 9 { 2 } else { 8 },
             ..Config::default()
         });
         let ms = (secs * 1000.0) as u64;
