@@ -1011,6 +1011,42 @@ mod tests {
     }
 
     #[test]
+    fn pondering_grows_the_tree_the_next_move_uses() {
+        let mut e = GoEngine::new(quick());
+        e.set_board_size(9);
+        e.genmove(Side::First, true, false, None, &mut |_, _| {});
+        let before = e.mcts.root_visits();
+        // Ponder on White's time for a moment, from another thread, as the GTP session does.
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            e.ponder(&flag);
+            e
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut e = handle.join().unwrap();
+        assert!(e.mcts.root_visits() > before, "pondering added nothing");
+        // White's most likely reply keeps its subtree.
+        let root = e.board().clone();
+        let reply = e
+            .mcts
+            .search(
+                &root,
+                &Limits {
+                    playouts: Some(1),
+                    ..Limits::default()
+                },
+                &AtomicBool::new(false),
+                &mut |_| {},
+            )
+            .best()
+            .unwrap();
+        e.play(Side::Second, reply).unwrap();
+        assert!(e.mcts.root_visits() > 50, "{}", e.mcts.root_visits());
+    }
+
+    #[test]
     fn saves_its_own_group_in_atari() {
         let mut e = GoEngine::new(quick());
         // Black's three stones C5-E5 are in atari at F5; white to capture, black to move saves.
