@@ -3,12 +3,16 @@
 //!
 //! Scheme: a playout move is chosen by the first rule that yields a candidate, each tried
 //! around the opponent's last move, the way the strong classic programs do it:
-//! 1. *atari*: capture the last-moved group if it is in atari, or start a ladder that catches
-//!    it; save an own group next to the last move that is in atari, by capturing a neighbour
-//!    in atari or by extending when that gives three liberties, or two that are no ladder;
+//! 1. *atari*: capture the last-moved group if it is in atari; save an own group next to the
+//!    last move that is in atari, by capturing a neighbour in atari or by extending when that
+//!    gives three liberties, or two that are no ladder;
 //! 2. *patterns*: a 3x3 shape move (see `patterns`) among the 8 neighbours of the last move;
 //! 3. *random*: a uniformly random legal move that neither fills one's own eye nor puts a
 //!    group of two or more stones into atari. No move left means pass.
+//!
+//! Three more rules exist behind knobs (`knobs`), off by default because matches did not show
+//! them paying for their cost: starting a ladder against the last-moved group, two-liberty
+//! attacks and defences next to the last move, and atari checks around our previous move.
 //!
 //! Candidates are gathered in small stack arrays and the empty points come from the board's
 //! list, so a playout allocates nothing. Scoring at the end is by area: after a playout the
