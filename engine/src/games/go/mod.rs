@@ -8,7 +8,8 @@
 //! - `patterns`: 3x3 shape table; `tactics`: ladder reading; `playout`: playout policy, tree
 //!   priors, `MctsState`;
 //! - [`record`]: the game record (undo, handicap, SGF via [`sgf`]);
-//! - [`knobs`]: run-time weights of the policy and priors, for tuning;
+//! - [`knobs`]: run-time weights of the policy and priors, for tuning; [`positions`]: fixed
+//!   positions for benchmarks;
 //! - [`engine`]: the player: search, clocks, pass and resign, dead stones, final score.
 
 pub mod board;
