@@ -422,7 +422,7 @@ fn kata_analyze_with_ownership_and_cancel_by_empty_line() {
     let g = Gtp::fast();
     g.send("boardsize 5")
         .send("kata-analyze W interval 5 ownership true rootInfo true")
-        .wait(400)
+        .wait(700)
         .send("")
         .send("protocol_version");
     let text = g.finish();
@@ -503,7 +503,7 @@ fn garbage_bytes_and_eof_mid_analysis() {
         .unwrap()
         .send(b"\xff\xfe garbage\x01\n".to_vec())
         .unwrap();
-    g.send("lz-analyze 5").wait(200);
+    g.send("lz-analyze 5").wait(600);
     let text = g.finish();
     let r = split(&text);
     assert_eq!(r[0], "? unknown command");
