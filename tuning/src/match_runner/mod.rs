@@ -9,6 +9,10 @@
 
 pub mod dialect;
 pub mod drivers;
+pub mod game;
+pub mod openings;
 pub mod process;
+pub mod records;
 pub mod rules;
 pub mod tc;
+pub mod tournament;

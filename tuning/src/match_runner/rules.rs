@@ -101,6 +101,10 @@ pub trait Rules: Send {
         false
     }
 
+    /// Go: the engines disagreed on dead stones; play resumes (both passes are forgotten) so
+    /// the game is played out.
+    fn resume_play(&mut self) {}
+
     /// Go: scores the game, the listed stones (vertices) removed as dead; the result from the
     /// side to move's view.
     fn score_with_dead(&mut self, _dead: &[String]) -> Result<Outcome, String> {
