@@ -7,6 +7,7 @@
 //! ([`drivers`]) and a [`rules::Rules`] referee per game; results flow back to the main thread,
 //! which keeps the statistics, prints progress and stops an SPRT when a bound is crossed.
 
+pub mod cli;
 pub mod dialect;
 pub mod drivers;
 pub mod game;
@@ -14,5 +15,6 @@ pub mod openings;
 pub mod process;
 pub mod records;
 pub mod rules;
+pub mod runner;
 pub mod tc;
 pub mod tournament;
