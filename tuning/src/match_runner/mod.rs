@@ -16,5 +16,6 @@ pub mod process;
 pub mod records;
 pub mod rules;
 pub mod runner;
+pub mod san;
 pub mod tc;
 pub mod tournament;
