@@ -32,7 +32,8 @@ pub fn perft_paths(board: &mut Board, depth: u32) -> u64 {
 }
 
 /// [`perft_paths`] split by root move: `(move text, paths of that move, count)`, in generation
-/// order. The move text is Hub's form, which names the move unambiguously.
+/// order. The move text is `Notation::move_text` (short form unless two moves share start and
+/// end, then Hub's form), as the distinct divide writes it.
 pub fn divide_paths(board: &mut Board, depth: u32) -> Vec<(String, u32, u64)> {
     let mut moves = MoveList::new();
     let mut counts = ArrayVec::<u32, MAX_MOVES>::new();
