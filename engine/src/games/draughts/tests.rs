@@ -295,6 +295,24 @@ fn move_text_forms() {
     assert!(!m.is_capture());
     assert!(s.parse_move("32-27x22").is_err());
     assert!(s.parse_move("28-32").is_err());
+
+    // Garbage never panics, in positions with and without captures.
+    let mut rng = SmallRng::seed_from_u64(11);
+    for b in [
+        Board::start(),
+        board("W:W48:B24,K31,34,K42,43"),
+        board("W:WK19:B4,8,13,20,24,33,34,35"),
+    ] {
+        for _ in 0..20_000 {
+            let len = rng.gen_range(0..16);
+            let t: String = (0..len)
+                .map(|_| *b"0123456789xX- 5".get(rng.gen_range(0..15)).unwrap() as char)
+                .collect();
+            if let Ok(m) = b.parse_move(&t) {
+                assert!(legal(&b).contains(&m), "{t}");
+            }
+        }
+    }
 }
 
 #[test]
