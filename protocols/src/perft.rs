@@ -20,10 +20,20 @@ pub struct PerftArgs {
     /// One `<move>: <count>` line per root move before the total.
     #[arg(long)]
     divide: bool,
+    /// Draughts only: count every capture path separately (dctl's 'keep duplicates'), instead
+    /// of distinct moves (same start, end and captured set counted once).
+    #[arg(long)]
+    paths: bool,
 }
 
 pub fn run(args: &PerftArgs) -> ExitCode {
+    if args.paths && args.game != "draughts" {
+        eprintln!("tetrarch perft: --paths applies to draughts only");
+        return ExitCode::FAILURE;
+    }
     match args.game.as_str() {
+        "draughts" if args.paths => draughts_paths(args),
+        "draughts" => count::<tetrarch::games::draughts::Board>(args),
         other => {
             eprintln!("tetrarch perft: unknown game '{other}' (try chess, xiangqi or draughts)");
             ExitCode::FAILURE
@@ -32,7 +42,6 @@ pub fn run(args: &PerftArgs) -> ExitCode {
 }
 
 /// Runs perft on one game's position type and prints the result.
-#[allow(dead_code)] // each game's arm in `run` calls it
 fn count<P: Notation>(args: &PerftArgs) -> ExitCode {
     let mut pos = match args.fen.as_deref() {
         None => P::start(),
@@ -54,6 +63,36 @@ fn count<P: Notation>(args: &PerftArgs) -> ExitCode {
         split.iter().map(|(_, n)| n).sum()
     } else {
         tetrarch::perft::perft(&mut pos, args.depth)
+    };
+    let ms = start.elapsed().as_millis().max(1);
+    eprintln!("time {ms} ms, {} nodes/s", total as u128 * 1000 / ms);
+    println!("Nodes searched: {total}");
+    ExitCode::SUCCESS
+}
+
+/// Draughts perft counting every capture path (`--paths`), in the same output form.
+fn draughts_paths(args: &PerftArgs) -> ExitCode {
+    use tetrarch::games::draughts::{divide_paths, perft_paths, Board};
+    let mut pos = match args.fen.as_deref() {
+        None => Board::start(),
+        Some(text) => match Board::from_text(text) {
+            Ok(pos) => pos,
+            Err(e) => {
+                eprintln!("tetrarch perft: bad position: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let start = Instant::now();
+    let total = if args.divide {
+        let split = divide_paths(&mut pos, args.depth.max(1));
+        for (mv, _, n) in &split {
+            println!("{mv}: {n}");
+        }
+        println!();
+        split.iter().map(|(_, _, n)| n).sum()
+    } else {
+        perft_paths(&mut pos, args.depth)
     };
     let ms = start.elapsed().as_millis().max(1);
     eprintln!("time {ms} ms, {} nodes/s", total as u128 * 1000 / ms);
