@@ -122,6 +122,8 @@ pub struct GameRecord {
     /// Wall time of the whole game and the part spent inside engines' thinking.
     pub wall: Duration,
     pub thinking: Duration,
+    /// The part spent in the referee (legality, records, rule results).
+    pub referee: Duration,
 }
 
 struct Adjudicator {
@@ -160,6 +162,7 @@ pub fn play_game(
         started,
         wall: Duration::ZERO,
         thinking: Duration::ZERO,
+        referee: Duration::ZERO,
     };
     let finish = |mut record: GameRecord, result: GameResult, reason: String| {
         record.result = result;
@@ -229,11 +232,15 @@ pub fn play_game(
         })
         .collect();
     let mut thinking = Duration::ZERO;
+    let mut referee = Duration::ZERO;
     let mut cleanup = false;
     let mut moves_by_engines = [0u32; 2];
 
     let (result, reason) = loop {
-        if let Some(o) = rules.outcome() {
+        let t = Instant::now();
+        let outcome = rules.outcome();
+        referee += t.elapsed();
+        if let Some(o) = outcome {
             break rule_result(rules.side_to_move(), o, kind);
         }
         if rules.awaiting_score() {
@@ -341,8 +348,11 @@ pub fn play_game(
                 );
             }
         };
+        let t = Instant::now();
         let rec = rules.record_text(&text);
-        let canonical = match rules.play(&text) {
+        let played_move = rules.play(&text);
+        referee += t.elapsed();
+        let canonical = match played_move {
             Ok(c) => c,
             Err(e) => {
                 record.failed = Some(side);
@@ -353,7 +363,9 @@ pub fn play_game(
             }
         };
         moves_by_engines[me] += 1;
+        let t = Instant::now();
         let after = rules.text();
+        referee += t.elapsed();
         played.push(PlayedMove {
             text: canonical.clone(),
             after: after.clone(),
@@ -387,6 +399,7 @@ pub fn play_game(
         players[side.index()].game_over(verdict);
     }
     record.thinking = thinking;
+    record.referee = referee;
     finish(record, result, reason)
 }
 

@@ -67,7 +67,9 @@ impl Link {
     /// Writes one message. A broken pipe means the engine is gone.
     pub fn send(&mut self, text: &str) -> Result<(), LinkError> {
         if self.debug {
-            eprintln!("{} < {}", self.label, text);
+            for line in text.lines() {
+                eprintln!("{} < {}", self.label, line);
+            }
         }
         let r = self
             .writer

@@ -137,6 +137,7 @@ pub struct MatchSummary {
     /// Mean wall time per game less the time inside engines' thinking.
     pub overhead_per_game: Duration,
     pub thinking_per_game: Duration,
+    pub referee_per_game: Duration,
     pub stopped_early: Option<String>,
     /// Names in engine order, and the final standings text.
     pub names: Vec<String>,
@@ -433,6 +434,7 @@ fn failed_start(
         started: std::time::SystemTime::now(),
         wall: Duration::ZERO,
         thinking: Duration::ZERO,
+        referee: Duration::ZERO,
     }
 }
 
@@ -526,6 +528,8 @@ struct Tally {
     reasons: HashMap<String, usize>,
     wall: Duration,
     thinking: Duration,
+    referee: Duration,
+    plies: usize,
     timed_games: usize,
     ratings: Vec<f64>,
     k: f64,
@@ -552,6 +556,8 @@ impl Tally {
             reasons: HashMap::new(),
             wall: Duration::ZERO,
             thinking: Duration::ZERO,
+            referee: Duration::ZERO,
+            plies: 0,
             timed_games: 0,
             ratings,
             k: config.rating_k,
@@ -567,6 +573,8 @@ impl Tally {
         if !record.moves.is_empty() {
             self.wall += record.wall;
             self.thinking += record.thinking;
+            self.referee += record.referee;
+            self.plies += record.moves.len();
             self.timed_games += 1;
         }
         self.played.push(Played {
@@ -766,12 +774,17 @@ impl Tally {
             s.push('\n');
             if self.timed_games > 0 {
                 let g = self.timed_games as u32;
+                let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+                let overhead = self.wall.saturating_sub(self.thinking);
                 s.push_str(&format!(
-                    "Runner overhead: {:.1} ms per game (wall {:.1} ms, engines thinking {:.1} ms, {} games)\n",
-                    (self.wall.saturating_sub(self.thinking) / g).as_secs_f64() * 1000.0,
-                    (self.wall / g).as_secs_f64() * 1000.0,
-                    (self.thinking / g).as_secs_f64() * 1000.0,
-                    g
+                    "Runner overhead: {:.1} ms per game, {:.3} ms per move (wall {:.1} ms, engines thinking {:.1} ms, referee {:.1} ms per game; {} games, {:.0} moves per game)\n",
+                    ms(overhead / g),
+                    ms(overhead) / self.plies.max(1) as f64,
+                    ms(self.wall / g),
+                    ms(self.thinking / g),
+                    ms(self.referee / g),
+                    g,
+                    self.plies as f64 / g as f64
                 ));
             }
             s.push_str(&format!(
@@ -831,6 +844,7 @@ impl Tally {
             sprt_state: self.sprt.zip(self.llr()).map(|(s, l)| s.state(l)),
             reasons,
             overhead_per_game: self.wall.saturating_sub(self.thinking) / g,
+            referee_per_game: self.referee / g,
             thinking_per_game: self.thinking / g,
             stopped_early,
             names: self.names.clone(),

@@ -375,10 +375,9 @@ impl Player for UciPlayer {
     }
 
     fn go(&mut self, req: &MoveRequest) -> Result<Answer, PlayerError> {
-        let position = self.position_line(req);
-        self.send(&position)?;
-        let go = self.go_line(req);
-        self.send(&go)?;
+        // One write for both lines: one wake-up of the engine, not two.
+        let lines = format!("{}\n{}", self.position_line(req), self.go_line(req));
+        self.send(&lines)?;
         self.sent_at = Instant::now();
         let mut info = SearchInfo::default();
         loop {
