@@ -134,7 +134,7 @@ fn dxp_messages_and_answers() {
     let req = MoveRequest { moves: &all, ..req };
     let a = p.go(&req).unwrap();
     assert_eq!(a.reply, Reply::Move("14x23x19".into()));
-    p.game_over(Some(Verdict::Loss));
+    p.game_over(&req, Some(Verdict::Loss));
     p.quit();
     let got = std::fs::read_to_string(&log).unwrap();
     let msgs: Vec<&str> = got.lines().collect();

@@ -389,6 +389,17 @@ pub fn play_game(
         }
     };
 
+    let end = MoveRequest {
+        kind,
+        start: &record.start,
+        start_is_initial: record.start_is_initial,
+        moves: &played,
+        side: rules.side_to_move(),
+        clocks: [clocks[0].view(), clocks[1].view()],
+        tc: settings.tcs[0],
+        deadline: Instant::now() + Duration::from_secs(2),
+        cleanup: false,
+    };
     for side in Side::BOTH {
         let verdict = match result {
             GameResult::Win(s) if s == side => Some(Verdict::Win),
@@ -396,7 +407,7 @@ pub fn play_game(
             GameResult::Draw => Some(Verdict::Draw),
             GameResult::Unfinished => None,
         };
-        players[side.index()].game_over(verdict);
+        players[side.index()].game_over(&end, verdict);
     }
     record.thinking = thinking;
     record.referee = referee;

@@ -255,6 +255,7 @@ pub fn pdn(record: &GameRecord, event: &str, round: usize) -> String {
     tag(&mut s, "Black", &record.names[1]);
     tag(&mut s, "Result", result);
     tag(&mut s, "GameType", "20");
+    tag(&mut s, "Termination", termination(record));
     if !record.start_is_initial {
         let fen = super::dialect::DraughtsBoard::parse(&record.start)
             .map(|b| b.fen())

@@ -90,10 +90,10 @@ pub trait Rules: Send {
     /// The canonical texts of all legal moves.
     fn legal_moves(&self) -> Vec<String>;
 
-    /// The move in the notation of game records (SAN in chess), for a legal move of the
-    /// current position given in canonical text.
-    fn record_text(&self, canonical: &str) -> String {
-        canonical.to_string()
+    /// The move in the notation of game records (SAN in chess, PDN in draughts), for a legal
+    /// move of the current position given in any text the rules read.
+    fn record_text(&self, text: &str) -> String {
+        text.to_string()
     }
 
     /// Go: the game has stopped on two passes and waits to be scored.
@@ -202,20 +202,37 @@ impl<P: Notation> Rules for NotationRules<P> {
             .collect()
     }
 
-    fn record_text(&self, canonical: &str) -> String {
-        match (self.record, self.pos.parse_move(canonical)) {
+    fn record_text(&self, text: &str) -> String {
+        match (self.record, self.pos.parse_move(text.trim())) {
             (Some(f), Ok(m)) => f(&self.pos, m),
-            _ => canonical.to_string(),
+            (None, Ok(m)) => self.pos.move_text(m),
+            _ => text.to_string(),
         }
+    }
+}
+
+/// A draughts move as PDN writes it: `32-28`, `28x19`, and the full path where the short form
+/// is ambiguous (the engine's canonical text then lists the captured squares, Hub's form).
+fn pdn_move(b: &tetrarch::games::draughts::Board, m: tetrarch::games::draughts::Move) -> String {
+    let short = b.short_move_text(m);
+    if short.matches('x').count() > 1 {
+        b.path_move_text(m)
+    } else {
+        short
     }
 }
 
 /// The referee for a game, from a start position (or the initial one). Games whose rules have
 /// not landed in the engine crate yet are an error naming the game.
 pub fn new_rules(kind: GameKind, start: Option<&str>) -> Result<Box<dyn Rules>, String> {
-    let _ = start;
-    Err(format!(
-        "the {} rules are not in the engine crate yet",
-        kind.name()
-    ))
+    use tetrarch::games::draughts;
+    match kind {
+        GameKind::Draughts => Ok(Box::new(
+            NotationRules::<draughts::Board>::new(kind, start)?.with_record(pdn_move),
+        )),
+        _ => Err(format!(
+            "the {} rules are not in the engine crate yet",
+            kind.name()
+        )),
+    }
 }

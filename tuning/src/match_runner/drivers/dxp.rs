@@ -191,9 +191,16 @@ impl DxpPlayer {
             msg.push('B');
             msg.push_str(&start.dxp());
         }
+        // Anything left from the last game (a late GAMEEND) is not the answer to this request.
+        self.link.drain();
         self.send(&msg)?;
         let deadline = Instant::now() + Duration::from_secs(30);
-        let (reply, _) = self.recv(deadline)?;
+        let (reply, _) = loop {
+            let (m, at) = self.recv(deadline)?;
+            if !m.starts_with('E') {
+                break (m, at);
+            }
+        };
         if !reply.starts_with('A') {
             return Err(PlayerError::Malformed(format!(
                 "expected GAMEACC, got '{reply}'"
@@ -289,11 +296,34 @@ impl Player for DxpPlayer {
         self.sent_at
     }
 
-    fn game_over(&mut self, result: Option<Verdict>) {
+    fn game_over(&mut self, end: &MoveRequest, result: Option<Verdict>) {
         if !self.in_game {
             return;
         }
         self.in_game = false;
+        // The engine is owed the moves it has not seen (the one that ended the game); seeing
+        // it, the side to move may end the game itself with its own GAMEEND, which we answer.
+        let mut sent_final = false;
+        for i in self.synced.min(end.moves.len())..end.moves.len() {
+            let Ok(m) = draughts_move_at(end.start, end.moves, i) else {
+                break;
+            };
+            let msg = move_message(end.moves[i].used_ms / 1000, m.from, m.to, &m.captured);
+            if self.send(&msg).is_err() {
+                return;
+            }
+            sent_final = true;
+        }
+        self.synced = end.moves.len();
+        if sent_final {
+            let until = Instant::now() + Duration::from_millis(500);
+            while let Ok((m, _)) = self.link.recv(until) {
+                if m.starts_with('E') {
+                    let _ = self.send("E00");
+                    return;
+                }
+            }
+        }
         // Our GAMEEND speaks for the opponent: the engine's win is our loss.
         let reason = match result {
             Some(Verdict::Win) => '1',
@@ -303,11 +333,9 @@ impl Player for DxpPlayer {
         };
         if self.send(&format!("E{reason}0")).is_ok() {
             let until = Instant::now() + Duration::from_secs(2);
-            loop {
-                match self.link.recv(until) {
-                    Ok((m, _)) if m.starts_with('E') => break,
-                    Ok(_) => {}
-                    Err(_) => break,
+            while let Ok((m, _)) = self.link.recv(until) {
+                if m.starts_with('E') {
+                    break;
                 }
             }
         }

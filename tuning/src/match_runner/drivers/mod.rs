@@ -253,8 +253,9 @@ pub trait Player: Send {
         Err(PlayerError::Refused("not a Go engine".into()))
     }
 
-    /// The game is over (result text from the player's view, e.g. for DXP's GAMEEND).
-    fn game_over(&mut self, _result: Option<tetrarch::game::Verdict>) {}
+    /// The game is over: `end` holds the final game (a stateful protocol may still owe the
+    /// engine the last move), `result` is from the player's view (DXP's GAMEEND).
+    fn game_over(&mut self, _end: &MoveRequest, _result: Option<tetrarch::game::Verdict>) {}
 
     /// Whether the engine can play on (false after a crash or a hang it did not recover from).
     fn healthy(&self) -> bool;
