@@ -229,10 +229,8 @@ impl<const NULL: bool> Evaluator<Connect4<NULL>> for Connect4Eval {
                     let mut count = [0usize; 2];
                     for k in 0..4 {
                         let b = bit((c + k * dc) as usize, (r + k * dr) as usize);
-                        for s in 0..2 {
-                            if pos.bb[s] & b != 0 {
-                                count[s] += 1;
-                            }
+                        for (n, side) in count.iter_mut().zip(pos.bb) {
+                            *n += (side & b != 0) as usize;
                         }
                     }
                     for s in 0..2 {

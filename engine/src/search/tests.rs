@@ -26,9 +26,11 @@ struct Info {
     lines: Vec<Line<u8>>,
 }
 
+type BestMove = (Option<u8>, Option<u8>);
+
 struct Collector {
     infos: Mutex<Vec<Info>>,
-    best: Sender<(Option<u8>, Option<u8>)>,
+    best: Sender<BestMove>,
 }
 
 impl<P: Position<Move = u8>> Reporter<P> for Collector {
@@ -44,7 +46,7 @@ impl<P: Position<Move = u8>> Reporter<P> for Collector {
     }
 }
 
-fn collector() -> (Arc<Collector>, Receiver<(Option<u8>, Option<u8>)>) {
+fn collector() -> (Arc<Collector>, Receiver<BestMove>) {
     let (tx, rx) = channel::unbounded();
     (
         Arc::new(Collector {
