@@ -111,3 +111,55 @@ fn deep_stockfish_depths() {
     let n = check_file("chess_perft_deep_stockfish.epd", 20_000_001, u64::MAX);
     assert!(n >= 15, "only {n} deep (position, depth) pairs checked");
 }
+
+/// The next published depth of the classic positions (testdata/README.md lists them, each
+/// confirmed by Stockfish): about 1.8 G leaves. `cargo test --profile ci -- --ignored`.
+#[test]
+#[ignore]
+fn published_deeper_counts() {
+    let cases: [(&str, u32, u64); 8] = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            6,
+            119_060_324,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            5,
+            193_690_690,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7, 178_633_661),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            6,
+            706_045_033,
+        ),
+        (
+            "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+            6,
+            706_045_033,
+        ),
+        (
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            5,
+            89_941_194,
+        ),
+        (
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            5,
+            164_075_551,
+        ),
+        (
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            6,
+            227_689_589,
+        ),
+    ];
+    for (fen, depth, expected) in cases {
+        assert_eq!(
+            Board::from_text(fen).unwrap().perft(depth),
+            expected,
+            "{fen} depth {depth}"
+        );
+    }
+}

@@ -110,12 +110,24 @@ fn parse_placement(board: &mut Board, field: &str) -> Result<(), TextError> {
     for (i, text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
         let mut file: u32 = 0;
+        let mut after_digit = false;
         for c in text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if !(1..=8).contains(&d) {
                     return err(format!("bad empty-square count '{c}' in rank {}", rank + 1));
                 }
+                if after_digit {
+                    return err(format!(
+                        "two digits in a row in rank {} ('{text}')",
+                        rank + 1
+                    ));
+                }
+                after_digit = true;
                 file += d;
+                if file > 8 {
+                    break;
+                }
+                continue;
             } else if let Some(kind) = PieceKind::from_letter(c) {
                 if file < 8 {
                     let color = if c.is_ascii_uppercase() {
@@ -132,6 +144,7 @@ fn parse_placement(board: &mut Board, field: &str) -> Result<(), TextError> {
             } else {
                 return err(format!("bad piece letter '{c}' in rank {}", rank + 1));
             }
+            after_digit = false;
             if file > 8 {
                 break;
             }
