@@ -163,3 +163,19 @@ fn published_deeper_counts() {
         );
     }
 }
+
+#[test]
+fn portable_perft_agrees() {
+    // `perft` may run the POPCNT-compiled instance; the portable one must count the same.
+    for case in load("chess_perft.epd") {
+        let mut board = Board::from_text(&case.fen).unwrap();
+        for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= 2_000_000) {
+            assert_eq!(
+                board.perft_portable(depth),
+                expected,
+                "{} depth {depth}",
+                case.id
+            );
+        }
+    }
+}
