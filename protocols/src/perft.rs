@@ -1,5 +1,6 @@
 //! `tetrarch perft`: leaf counts of the legal move tree, per game, in Stockfish's output form.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -81,19 +82,21 @@ fn report<P>(
     perft: impl Fn(&mut P, u32) -> u64,
     divide: impl Fn(&mut P, u32) -> Vec<(String, u64)>,
 ) -> ExitCode {
+    // Write errors (a closed pipe, as with `| head`) end the output quietly instead of panicking.
+    let mut out = std::io::stdout().lock();
     let start = Instant::now();
     let total = if args.divide {
         let split = divide(pos, args.depth.max(1));
         for (mv, n) in &split {
-            println!("{mv}: {n}");
+            let _ = writeln!(out, "{mv}: {n}");
         }
-        println!();
+        let _ = writeln!(out);
         split.iter().map(|(_, n)| n).sum()
     } else {
         perft(pos, args.depth)
     };
     let ms = start.elapsed().as_millis().max(1);
     eprintln!("time {ms} ms, {} nodes/s", total as u128 * 1000 / ms);
-    println!("Nodes searched: {total}");
+    let _ = writeln!(out, "Nodes searched: {total}");
     ExitCode::SUCCESS
 }

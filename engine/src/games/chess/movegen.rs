@@ -192,7 +192,11 @@ impl Board {
         if kind != GenKind::Noisy && checkers == 0 {
             let base = us.index() * 2;
             for index in [base, base + 1] {
-                if self.castling & (1 << index) != 0 && self.castle_is_legal(index) {
+                // The cheap tests inline; the attack tests only when the path is clear.
+                if self.castling & (1 << index) != 0
+                    && occ & self.setup.empty[index] == 0
+                    && self.castle_is_legal(index)
+                {
                     sink.add_move(Move::castle(ksq, self.setup.rook[index]));
                 }
             }
