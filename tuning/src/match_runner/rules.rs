@@ -225,8 +225,12 @@ fn pdn_move(b: &tetrarch::games::draughts::Board, m: tetrarch::games::draughts::
 /// The referee for a game, from a start position (or the initial one). Games whose rules have
 /// not landed in the engine crate yet are an error naming the game.
 pub fn new_rules(kind: GameKind, start: Option<&str>) -> Result<Box<dyn Rules>, String> {
-    use tetrarch::games::draughts;
+    use tetrarch::games::{chess, draughts};
     match kind {
+        GameKind::Chess => Ok(Box::new(
+            NotationRules::<chess::Board>::new(kind, start)?
+                .with_record(super::san::san::<chess::Board>),
+        )),
         GameKind::Draughts => Ok(Box::new(
             NotationRules::<draughts::Board>::new(kind, start)?.with_record(pdn_move),
         )),

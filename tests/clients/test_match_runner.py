@@ -1,0 +1,93 @@
+"""tetrarch-tune match driven end to end: real games refereed by Tetrarch's chess rules, the
+PGN read back by python-chess, which checks every move, that no game ran past a rule result,
+and that each result matches the final position. Engines: a random mover (python-chess, so
+games reach mates, stalemates, dead positions and the 50-move rule quickly), the same random
+mover misbehaving (illegal move, crash, hang), and Stockfish."""
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from check_pgn import check  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+TUNE = os.environ.get("TETRARCH_TUNE", str(ROOT / "target" / "ci" / "tetrarch-tune"))
+RANDOM = str(ROOT / "tuning" / "tests" / "fake" / "chess_random.py")
+STOCKFISH = "/usr/games/stockfish"
+
+
+def random_engine(name, seed, fault=None):
+    args = ["-engine", "cmd=" + sys.executable, "arg=" + RANDOM, "arg=%d" % seed, "name=" + name]
+    if fault:
+        args.append("arg=" + fault)
+    return args
+
+
+def run(args, tmp_path, timeout=240):
+    pgn = tmp_path / ("games%d.pgn" % len(list(tmp_path.iterdir())))
+    cmd = [TUNE, "match", "-game", "chess", "-pgnout", str(pgn), "-ratinginterval", "0"] + args
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return p.stdout, check(str(pgn))
+
+
+def test_random_games_are_refereed_like_python_chess(tmp_path):
+    out, games = run(
+        random_engine("r1", 1) + random_engine("r2", 2) + ["-tc", "60+1", "-games", "30", "-concurrency", "2"],
+        tmp_path,
+    )
+    assert len(games) == 30, out
+    assert "30 of 30 games finished" in out
+    # The runner's own overhead, for the record (a figure, not an assertion).
+    print(re.search(r"Runner overhead:.*", out).group(0))
+
+
+def test_illegal_move_crash_and_hang_lose_and_the_match_carries_on(tmp_path):
+    out, games = run(
+        random_engine("good", 3)
+        + random_engine("illegal", 4, "illegal@9")
+        + ["-tc", "60+1", "-games", "4"],
+        tmp_path,
+    )
+    assert len(games) == 4
+    assert sum("makes an illegal move: a1a1" in g[1] for g in games) == 4, out
+    assert all(r == ("1-0" if i % 2 == 0 else "0-1") for i, (r, _, _) in enumerate(games)), out
+
+    out, games = run(
+        random_engine("good", 5)
+        + random_engine("crash", 6, "crash@9")
+        + ["-tc", "60+1", "-games", "4", "-recover"],
+        tmp_path,
+    )
+    assert len(games) == 4, out
+    assert sum("crashed" in g[1] for g in games) == 4, out
+
+    out, games = run(
+        random_engine("good", 7)
+        + random_engine("hang", 8, "hang@9")
+        + ["-tc", "st=0.3", "-games", "2", "-recover"],
+        tmp_path,
+    )
+    assert len(games) == 2, out
+    assert sum("loses on time" in g[1] for g in games) == 2, out
+
+
+@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="needs /usr/games/stockfish")
+def test_stockfish_against_stockfish(tmp_path):
+    out, games = run(
+        [
+            "-engine", "cmd=" + STOCKFISH, "name=sf-a", "option.Hash=16",
+            "-engine", "cmd=" + STOCKFISH, "name=sf-b", "option.Hash=16",
+            "-each", "option.Threads=1", "-tc", "1+0.05", "-games", "2", "-repeat",
+            "-draw", "movenumber=30", "movecount=6", "score=10",
+            "-resign", "movecount=4", "score=800",
+        ],
+        tmp_path,
+    )
+    assert len(games) == 2, out
+    assert "Ptnml(0-2)" in out
+    assert re.search(r"Elo difference: -?[\d.]+|inf", out)
