@@ -91,3 +91,62 @@ def test_stockfish_against_stockfish(tmp_path):
     assert len(games) == 2, out
     assert "Ptnml(0-2)" in out
     assert re.search(r"Elo difference: -?[\d.]+|inf", out)
+
+
+def test_opening_books_in_pgn_and_epd(tmp_path):
+    book = tmp_path / "book.pgn"
+    book.write_text(
+        '[Event "ruy"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n'
+        '[Event "qgd"]\n\n1. d4 {main} d5 2. c4 e6 (2... c6) 3. Nc3 Nf6 *\n'
+    )
+    out, games = run(
+        random_engine("r1", 11) + random_engine("r2", 12)
+        + ["-tc", "60+1", "-games", "4", "-repeat", "-openings", "file=%s" % book, "order=sequential", "plies=6"],
+        tmp_path,
+    )
+    assert len(games) == 4, out
+    pgns = sorted(tmp_path.glob("games*.pgn"))
+    import chess.pgn
+
+    with open(pgns[-1]) as f:
+        firsts = []
+        while (g := chess.pgn.read_game(f)) is not None:
+            nodes = list(g.mainline())
+            firsts.append(" ".join(n.san() for n in nodes[:6]))
+            assert all(n.comment == "book" for n in nodes[:6])
+            assert nodes[6].comment != "book"
+    assert firsts == ["e4 e5 Nf3 Nc6 Bb5 a6"] * 2 + ["d4 d5 c4 e6 Nc3 Nf6"] * 2
+
+    epd = tmp_path / "book.epd"
+    fens = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -",
+        "rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2",
+    ]
+    epd.write_text("%s bm Bb5; id \"a\";\n%s\n" % tuple(fens))
+    out, games = run(
+        random_engine("r1", 13) + random_engine("r2", 14)
+        + ["-tc", "60+1", "-games", "4", "-repeat", "-openings", "file=%s" % epd],
+        tmp_path,
+    )
+    assert len(games) == 4, out
+    with open(sorted(tmp_path.glob("games*.pgn"), key=lambda p: p.stat().st_mtime)[-1]) as f:
+        starts = []
+        while (g := chess.pgn.read_game(f)) is not None:
+            starts.append(g.headers["FEN"])
+    assert starts == [fens[0] + " 0 1"] * 2 + [fens[1]] * 2
+
+
+def test_progress_line_and_rating_interval(tmp_path):
+    pgn = tmp_path / "p.pgn"
+    cmd = [TUNE, "match", "-game", "chess", "-pgnout", str(pgn), "-ratinginterval", "2", "-tc", "60+1",
+           "-games", "4", "-repeat", "-sprt", "elo0=0", "elo1=10"] + random_engine("r1", 21) + random_engine("r2", 22)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = [l for l in p.stderr.splitlines() if l.startswith("[")]
+    # Not a terminal: one progress line per interval, with games, score, Elo and LLR.
+    assert [l.split("]")[0] for l in lines] == ["[2/4", "[4/4"], p.stderr
+    assert all(re.search(r"r1 vs r2: \d+-\d+-\d+ \([\d.]+%\).*Elo .*LLR -?[\d.]+ \[-2\.94, 2\.94\]", l) for l in lines), p.stderr
+    # The score after the first interval, and the score and standings at the end.
+    assert p.stdout.count("Score of r1 vs r2") == 2, p.stdout
+    assert p.stdout.count("Rank Name") == 1, p.stdout
+    assert "SPRT (logistic, elo0 0, elo1 10, pentanomial): llr" in p.stdout

@@ -240,8 +240,13 @@ fn nelo(scores: &[f64], counts: &[u64], unit: f64) -> Option<EloEstimate> {
     let (mean, var) = mean_var(scores, counts)?;
     let n: u64 = counts.iter().sum();
     let sigma = var.sqrt() * unit;
+    // With no spread at all (every unit scored the same) the normalised Elo is unbounded.
     let t = if sigma > 0.0 {
         (mean - 0.5) / sigma
+    } else if mean > 0.5 {
+        f64::INFINITY
+    } else if mean < 0.5 {
+        f64::NEG_INFINITY
     } else {
         0.0
     };
@@ -634,6 +639,15 @@ mod tests {
             (e.elo - 77.71).abs() < 0.005 && (e.error - 33.03).abs() < 0.005,
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn normalized_elo_of_a_clean_sweep_is_unbounded() {
+        assert_eq!(
+            nelo_trinomial(&Wdl::new(10, 0, 0)).unwrap().elo,
+            f64::INFINITY
+        );
+        assert_eq!(nelo_trinomial(&Wdl::new(0, 4, 0)).unwrap().elo, 0.0);
     }
 
     #[test]

@@ -179,3 +179,37 @@ fn concurrent_games_and_a_round_robin_table() {
     assert!(lines[0].contains("good"), "{out}");
     assert!(lines[1].contains("passer"), "{out}");
 }
+
+#[test]
+fn resign_and_draw_adjudication_follow_the_engines_scores() {
+    use tetrarch_tuning::match_runner::game::{DrawAdjudication, ResignAdjudication};
+    // The good engine scores +1.00 when it is winning and -1.00 when it is losing: the side
+    // to move second is lost from the start, and loses by adjudication after two such moves.
+    let mut c = config(engine("good"), engine("good"), 2, "10+0.1");
+    c.resign = Some(ResignAdjudication {
+        move_count: 2,
+        score: 50,
+        two_sided: true,
+    });
+    let (s, out) = run(&c);
+    assert_eq!(count(&s, "wins by adjudication"), 2, "{out}");
+    assert_eq!((s.wdl.wins, s.wdl.losses), (1, 1), "{out}");
+    // Passers score 0.00: with a one-move draw adjudication both have said so after one move
+    // each, before the rules' third pass.
+    let mut c = config(engine("passer"), engine("passer"), 2, "10+0.1");
+    c.draw = Some(DrawAdjudication {
+        move_number: 0,
+        move_count: 1,
+        score: 10,
+    });
+    let (s, out) = run(&c);
+    assert_eq!(count(&s, "Draw by adjudication"), 2, "{out}");
+    // From move 5 on only: the rules' repetition comes first.
+    c.draw = Some(DrawAdjudication {
+        move_number: 5,
+        move_count: 1,
+        score: 10,
+    });
+    let (s, out) = run(&c);
+    assert_eq!(count(&s, "Draw by repetition"), 2, "{out}");
+}
