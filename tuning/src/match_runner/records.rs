@@ -305,6 +305,100 @@ mod tests {
         assert_eq!(sgf_point("K5", 9), "");
     }
 
+    fn record(
+        kind: GameKind,
+        start: &str,
+        moves: &[&str],
+        result: GameResult,
+        reason: &str,
+    ) -> GameRecord {
+        use super::super::drivers::SearchInfo;
+        use super::super::game::RecordedMove;
+        use super::super::tc::TimeControl;
+        GameRecord {
+            kind,
+            names: ["A".into(), "B \"x\"".into()],
+            start: start.into(),
+            start_is_initial: false,
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| RecordedMove {
+                    text: m.to_string(),
+                    record: m.to_string(),
+                    after: String::new(),
+                    used_ms: 1234,
+                    info: SearchInfo {
+                        score: Some(-35),
+                        depth: Some(9),
+                        ..SearchInfo::default()
+                    },
+                    book: i == 0,
+                })
+                .collect(),
+            result,
+            reason: reason.into(),
+            failed: None,
+            tcs: [TimeControl::parse("40/60+0.5").unwrap(); 2],
+            started: UNIX_EPOCH + std::time::Duration::from_secs(1_764_374_400),
+            wall: std::time::Duration::ZERO,
+            thinking: std::time::Duration::ZERO,
+            referee: std::time::Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn pgn_from_a_black_to_move_start() {
+        let r = record(
+            GameKind::Chess,
+            "8/8/8/8/8/8/5k2/7K b - - 10 60",
+            &["Kg3", "Kg1"],
+            GameResult::Draw,
+            "Draw by adjudication",
+        );
+        let t = pgn(&r, "ev", 3);
+        assert!(t.contains("[Date \"2025.11.29\"]"), "{t}");
+        assert!(t.contains("[Black \"B \\\"x\\\"\"]"), "{t}");
+        assert!(
+            t.contains("[FEN \"8/8/8/8/8/8/5k2/7K b - - 10 60\"]\n[SetUp \"1\"]"),
+            "{t}"
+        );
+        assert!(t.contains("[TimeControl \"40/60+0.5\"]"), "{t}");
+        assert!(t.contains("[Termination \"adjudication\"]"), "{t}");
+        assert!(
+            t.contains("60... Kg3 {book} 61. Kg1 {-0.35/9 1.234s} {Draw by adjudication} 1/2-1/2"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn sgf_and_pdn_records() {
+        let r = record(
+            GameKind::Go,
+            "",
+            &["D4", "pass", "C3"],
+            GameResult::Win(Side::Second),
+            "Black resigns",
+        );
+        let t = sgf(&r, 9, 7.5);
+        assert!(t.starts_with("(;GM[1]FF[4]CA[UTF-8]AP[tetrarch-tune]SZ[9]KM[7.5]RU[Chinese]DT[2025-11-29]PB[A]PW[B \"x\"]RE[W+R]"), "{t}");
+        assert!(t.ends_with(";B[df];W[];B[cg])\n"), "{t}");
+        let r = record(
+            GameKind::Draughts,
+            "B:W28,31:B19",
+            &["19-23", "28x19"],
+            GameResult::Win(Side::First),
+            "White wins: Black has no pieces",
+        );
+        let t = pdn(&r, "ev", 1);
+        assert!(t.contains("[Result \"2-0\"]"), "{t}");
+        assert!(t.contains("[FEN \"B:W28,31:B19\"]"), "{t}");
+        assert!(
+            t.contains("1... 19-23 2. 28x19 {White wins: Black has no pieces} 2-0"),
+            "{t}"
+        );
+    }
+
     #[test]
     fn fen_side_and_move_number() {
         assert_eq!(
