@@ -13,7 +13,7 @@ fn san_agrees_with_python_chess_on_random_games() {
     let mut lines = String::new();
     let mut count = 0;
     for _ in 0..60 {
-        let mut rules = new_rules(GameKind::Chess, None).unwrap();
+        let mut rules = new_rules(GameKind::Chess, None, 19, 7.5).unwrap();
         for _ in 0..160 {
             if rules.outcome().is_some() {
                 break;

@@ -245,7 +245,14 @@ pub fn play_game(
         }
         if rules.awaiting_score() {
             match score_go(&mut players, &mut *rules, &record, &played, cleanup) {
-                GoScoring::Scored(side, o) => break rule_result(side, o, kind),
+                GoScoring::Scored(side, o) => {
+                    let (result, mut reason) = rule_result(side, o, kind);
+                    if let (GameResult::Win(w), Some(m)) = (result, rules.score_margin()) {
+                        // Black's margin; the winner's is its absolute value.
+                        reason = format!("{} wins by {} points", side_names[w.index()], m.abs());
+                    }
+                    break (result, reason);
+                }
                 GoScoring::PlayOut => {
                     cleanup = true;
                     continue;

@@ -105,6 +105,11 @@ pub trait Rules: Send {
     /// the game is played out.
     fn resume_play(&mut self) {}
 
+    /// Go: Black's margin in points of the last scoring (area less komi), for records.
+    fn score_margin(&self) -> Option<f64> {
+        None
+    }
+
     /// Go: scores the game, the listed stones (vertices) removed as dead; the result from the
     /// side to move's view.
     fn score_with_dead(&mut self, _dead: &[String]) -> Result<Outcome, String> {
@@ -222,9 +227,16 @@ fn pdn_move(b: &tetrarch::games::draughts::Board, m: tetrarch::games::draughts::
     }
 }
 
-/// The referee for a game, from a start position (or the initial one). Games whose rules have
-/// not landed in the engine crate yet are an error naming the game.
-pub fn new_rules(kind: GameKind, start: Option<&str>) -> Result<Box<dyn Rules>, String> {
+/// The referee for a game, from a start position (or the initial one); Go takes the board
+/// size and komi. Games whose rules have not landed in the engine crate yet are an error
+/// naming the game.
+pub fn new_rules(
+    kind: GameKind,
+    start: Option<&str>,
+    board_size: u32,
+    komi: f64,
+) -> Result<Box<dyn Rules>, String> {
+    let _ = (board_size, komi);
     use tetrarch::games::{chess, draughts};
     match kind {
         GameKind::Chess => Ok(Box::new(

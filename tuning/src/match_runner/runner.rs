@@ -171,8 +171,8 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
     let factory: RulesFactory = match &config.rules {
         Some(f) => f.clone(),
         None => {
-            let kind = config.kind;
-            Arc::new(move |start: Option<&str>| new_rules(kind, start))
+            let (kind, size, komi) = (config.kind, config.board_size, config.komi);
+            Arc::new(move |start: Option<&str>| new_rules(kind, start, size, komi))
         }
     };
     // Check the referee before starting any engine.
