@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use tetrarch::game::Side;
 use tetrarch_tuning::match_runner::drivers::{
-    start_player, EngineConfig, GameSetup, MoveRequest, PlayedMove, Protocol, Reply,
+    start_player, EngineConfig, GameSetup, MoveRequest, PlayedMove, PlayerError, Protocol, Reply,
 };
 use tetrarch_tuning::match_runner::rules::GameKind;
 use tetrarch_tuning::match_runner::tc::{PlayerClock, TimeControl};
@@ -198,5 +198,16 @@ fn gnugo_over_gtp() {
     assert_ne!(m2, "D4");
     let dead = p.dead_stones(&req).unwrap();
     assert!(dead.is_empty(), "{dead:?}");
+    // A deadline already past: a loss on time, but the late answer is read within the grace,
+    // so the engine stays usable for the next game.
+    let late = MoveRequest {
+        deadline: Instant::now(),
+        ..req.clone()
+    };
+    assert_eq!(p.go(&late).unwrap_err(), PlayerError::Timeout);
+    assert!(p.healthy());
+    p.new_game(&setup(GameKind::Go, Side::Second, tc)).unwrap();
+    let a = p.go(&req).unwrap();
+    assert!(matches!(a.reply, Reply::Move(_)), "{:?}", a.reply);
     p.quit();
 }

@@ -23,6 +23,9 @@ use super::{
     spawn, Answer, EngineConfig, GameSetup, MoveRequest, Player, PlayerError, Reply, SearchInfo,
 };
 
+/// How long a late move is still awaited before the engine counts as hung.
+const LATE_GRACE: Duration = Duration::from_secs(5);
+
 pub struct DxpPlayer {
     name: String,
     /// The engine's process, when the runner started it.
@@ -256,7 +259,27 @@ impl Player for DxpPlayer {
         }
         self.synced = req.moves.len();
         self.sent_at = Instant::now();
-        let (msg, at) = self.recv(req.deadline)?;
+        let (msg, at) = loop {
+            match self.link.recv(req.deadline) {
+                // Chat is not an answer.
+                Ok((m, _)) if m.starts_with('C') => continue,
+                Ok(x) => break x,
+                Err(LinkError::Timeout) => {
+                    // DXP cannot stop a search: wait a little for the late move so the engine
+                    // stays in step for the end of the game; past that it counts as hung.
+                    match self.recv(req.deadline + LATE_GRACE) {
+                        Ok((m, _)) if m.starts_with('M') => self.synced += 1,
+                        Ok(_) => {}
+                        Err(_) => self.healthy = false,
+                    }
+                    return Err(PlayerError::Timeout);
+                }
+                Err(e) => {
+                    self.healthy = false;
+                    return Err(self.crash(e));
+                }
+            }
+        };
         let reply = match msg.chars().next() {
             Some('M') => Reply::Move(parse_move(&msg).map_err(PlayerError::Malformed)?),
             Some('E') => {

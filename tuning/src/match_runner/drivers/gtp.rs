@@ -29,7 +29,12 @@ pub struct GtpPlayer {
     healthy: bool,
     sent_at: Instant,
     setup: Option<GameSetup>,
+    /// A response that arrived after its deadline (within the grace).
+    late: Option<String>,
 }
+
+/// How long a late response is still awaited before the engine counts as hung.
+const LATE_GRACE: Duration = Duration::from_secs(5);
 
 /// A GTP failure response (`? message`).
 #[derive(Debug)]
@@ -67,6 +72,7 @@ impl GtpPlayer {
             healthy: true,
             sent_at: Instant::now(),
             setup: None,
+            late: None,
         };
         let deadline = Instant::now() + timeout;
         let startup = |e: GtpError| match e {
@@ -104,11 +110,16 @@ impl GtpPlayer {
         self.command_timed(cmd, deadline).map(|(r, _)| r)
     }
 
+    /// Sends a command and reads its response. A response that misses `deadline` is still
+    /// read for a short grace, so the engine stays in step (GTP cannot stop a search): the
+    /// call then fails with a timeout and leaves the late response in `self.late`.
     fn command_timed(
         &mut self,
         cmd: &str,
-        deadline: Instant,
+        mut deadline: Instant,
     ) -> Result<(String, Instant), GtpError> {
+        self.late = None;
+        let mut timed_out = false;
         if let Err(e) = self.process.link.send(cmd) {
             self.healthy = false;
             return Err(link_error(e, &mut self.process).into());
@@ -118,6 +129,11 @@ impl GtpPlayer {
         loop {
             let (line, at) = match self.process.link.recv(deadline) {
                 Ok(x) => x,
+                Err(LinkError::Timeout) if !timed_out => {
+                    timed_out = true;
+                    deadline += LATE_GRACE;
+                    continue;
+                }
                 Err(e) => {
                     self.healthy = false;
                     return Err(match e {
@@ -141,6 +157,10 @@ impl GtpPlayer {
                 Some((ok, text, first_at)) => {
                     if line.trim().is_empty() {
                         let (ok, text, first_at) = (*ok, std::mem::take(text), *first_at);
+                        if timed_out {
+                            self.late = ok.then_some(text);
+                            return Err(GtpError::Player(PlayerError::Timeout));
+                        }
                         return if ok {
                             Ok((text, first_at))
                         } else {
@@ -269,7 +289,17 @@ impl Player for GtpPlayer {
             Err(GtpError::Failure(m)) => {
                 return Err(PlayerError::Malformed(format!("{cmd} failed: {m}")))
             }
-            Err(GtpError::Player(e)) => return Err(e),
+            Err(GtpError::Player(e)) => {
+                // A late move was played on the engine's board all the same.
+                if let Some(late) = self.late.take() {
+                    if let Some(mv) = late.split_whitespace().next() {
+                        if !mv.eq_ignore_ascii_case("resign") {
+                            self.synced.push(mv.to_string());
+                        }
+                    }
+                }
+                return Err(e);
+            }
         };
         let mv = text.split_whitespace().next().unwrap_or("").to_string();
         if mv.is_empty() {
