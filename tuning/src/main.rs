@@ -29,6 +29,8 @@ fn main() -> ExitCode {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             match runner::run_match(&config, &mut out) {
+                // An engine failure that ended the match early is a failure of the run.
+                Ok(summary) if summary.aborted => ExitCode::FAILURE,
                 Ok(_) => ExitCode::SUCCESS,
                 Err(msg) => {
                     eprintln!("tetrarch-tune match: {msg}");

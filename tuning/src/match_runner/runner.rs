@@ -139,6 +139,8 @@ pub struct MatchSummary {
     pub thinking_per_game: Duration,
     pub referee_per_game: Duration,
     pub stopped_early: Option<String>,
+    /// Whether the match was cut short by an engine failure (not by the SPRT).
+    pub aborted: bool,
     /// Names in engine order, and the final standings text.
     pub names: Vec<String>,
     pub table: String,
@@ -236,12 +238,14 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
     let mut files = OutputFiles::open(config)?;
     let tty = std::io::stderr().is_terminal();
     let mut stopped_early = None;
+    let mut aborted = false;
     for msg in res_rx.iter() {
         match msg {
             WorkerMsg::Fatal(why) => {
                 if stopped_early.is_none() {
                     let _ = writeln!(out, "Terminating match: {why}");
                     stopped_early = Some(why);
+                    aborted = true;
                 }
                 stop.store(true, Ordering::SeqCst);
             }
@@ -295,7 +299,9 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
     let report = state.report(true);
     let _ = write!(out, "{report}");
     let _ = out.flush();
-    Ok(state.summary(stopped_early, report))
+    let mut summary = state.summary(stopped_early, report);
+    summary.aborted = aborted;
+    Ok(summary)
 }
 
 /// One worker: takes jobs until there are none or the match stops.
@@ -847,6 +853,7 @@ impl Tally {
             referee_per_game: self.referee / g,
             thinking_per_game: self.thinking / g,
             stopped_early,
+            aborted: false,
             names: self.names.clone(),
             table,
         }
