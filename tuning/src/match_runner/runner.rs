@@ -540,6 +540,20 @@ struct Tally {
     ratings: Vec<f64>,
     k: f64,
     started: Instant,
+    cpu_at_start: Option<Duration>,
+}
+
+/// CPU time used so far by this process (user and system, all threads), on Linux from
+/// `/proc/self/stat`; `None` elsewhere. Engines are separate processes and not counted.
+fn own_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    // The kernel reports in USER_HZ, 100 on every Linux configuration in use.
+    Some(Duration::from_millis(ticks * 10))
 }
 
 impl Tally {
@@ -568,6 +582,7 @@ impl Tally {
             ratings,
             k: config.rating_k,
             started: Instant::now(),
+            cpu_at_start: own_cpu_time(),
         }
     }
 
@@ -792,6 +807,12 @@ impl Tally {
                     g,
                     self.plies as f64 / g as f64
                 ));
+                if let (Some(now), Some(start)) = (own_cpu_time(), self.cpu_at_start) {
+                    s.push_str(&format!(
+                        "Runner CPU time: {:.1} ms per game (all threads of this process)\n",
+                        ms(now.saturating_sub(start) / g)
+                    ));
+                }
             }
             s.push_str(&format!(
                 "{} of {} games finished.\n",
