@@ -386,7 +386,9 @@ pub fn play_game(
             info: answer.info,
             book: false,
         });
-        if let Some(r) = adjudicate(&mut adj, settings, side, &answer.info, &moves_by_engines) {
+        // Full moves of the game so far, book moves included (cutechess's move number).
+        let full_moves = record.moves.len().div_ceil(2) as u32;
+        if let Some(r) = adjudicate(&mut adj, settings, side, &answer.info, full_moves) {
             let reason = match r {
                 GameResult::Draw => "Draw by adjudication".to_string(),
                 GameResult::Win(s) => format!("{} wins by adjudication", side_names[s.index()]),
@@ -534,7 +536,7 @@ fn adjudicate(
     settings: &GameSettings,
     side: Side,
     info: &SearchInfo,
-    moves: &[u32; 2],
+    full_moves: u32,
 ) -> Option<GameResult> {
     let me = side.index();
     let Some(score) = info.score else {
@@ -549,7 +551,6 @@ fn adjudicate(
         } else {
             adj.drawish[me] = 0;
         }
-        let full_moves = moves[0].max(moves[1]);
         if full_moves >= d.move_number
             && adj.drawish[0] >= d.move_count
             && adj.drawish[1] >= d.move_count
