@@ -246,6 +246,7 @@ impl Player for DxpPlayer {
         if !self.in_game {
             self.request_game(req)?;
         }
+        self.sent_at = Instant::now();
         if self.synced > req.moves.len() {
             return Err(PlayerError::Refused(
                 "the game went back behind the DXP engine's position".into(),
@@ -255,10 +256,11 @@ impl Player for DxpPlayer {
             let m = draughts_move_at(req.start, req.moves, i).map_err(PlayerError::Refused)?;
             let secs = req.moves[i].used_ms / 1000;
             let msg = move_message(secs, m.from, m.to, &m.captured);
+            // The clock starts as the last move goes out (see the UCI driver for why before).
+            self.sent_at = Instant::now();
             self.send(&msg)?;
         }
         self.synced = req.moves.len();
-        self.sent_at = Instant::now();
         let (msg, at) = loop {
             match self.link.recv(req.deadline) {
                 // Chat is not an answer.

@@ -120,11 +120,12 @@ impl GtpPlayer {
     ) -> Result<(String, Instant), GtpError> {
         self.late = None;
         let mut timed_out = false;
+        // The clock starts before the write (see the UCI driver).
+        self.sent_at = Instant::now();
         if let Err(e) = self.process.link.send(cmd) {
             self.healthy = false;
             return Err(link_error(e, &mut self.process).into());
         }
-        self.sent_at = Instant::now();
         let mut body: Option<(bool, String, Instant)> = None;
         loop {
             let (line, at) = match self.process.link.recv(deadline) {

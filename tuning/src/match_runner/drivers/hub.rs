@@ -227,10 +227,10 @@ impl Player for HubPlayer {
         if !moves.is_empty() {
             pos.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
         }
-        self.send(&pos)?;
-        self.send(&Self::level(req))?;
-        self.send("go think")?;
+        // One write, the clock started before it (see the UCI driver).
+        let lines = format!("{pos}\n{}\ngo think", Self::level(req));
         self.sent_at = Instant::now();
+        self.send(&lines)?;
         let mut info = SearchInfo::default();
         loop {
             let (line, at) = match self.recv(req.deadline) {

@@ -375,10 +375,12 @@ impl Player for UciPlayer {
     }
 
     fn go(&mut self, req: &MoveRequest) -> Result<Answer, PlayerError> {
-        // One write for both lines: one wake-up of the engine, not two.
+        // One write for both lines: one wake-up of the engine, not two. The clock starts
+        // before the write: on a busy machine the runner can be preempted right after it while
+        // the engine already thinks, and that time is the engine's.
         let lines = format!("{}\n{}", self.position_line(req), self.go_line(req));
-        self.send(&lines)?;
         self.sent_at = Instant::now();
+        self.send(&lines)?;
         let mut info = SearchInfo::default();
         loop {
             let (line, at) = match self.recv(req.deadline) {
