@@ -58,3 +58,30 @@ print("bad", bad)
     assert!(out.status.success(), "{text}");
     assert!(text.trim_end().ends_with("bad 0"), "{text}");
 }
+
+#[test]
+fn book_moves_in_san_and_coordinates_resolve_to_canonical_moves() {
+    use tetrarch_tuning::match_runner::openings::{resolve, Opening};
+    let mut rules = new_rules(GameKind::Chess, None, 19, 7.5).unwrap();
+    let book = Opening {
+        start: None,
+        moves: [
+            "e2-e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "0-0", "Nf6", "Bxc6", "dxc6!?",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+    };
+    let moves = resolve(&book, &mut *rules).unwrap();
+    assert_eq!(
+        moves,
+        ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "e1g1", "g8f6", "b5c6", "d7c6"]
+    );
+    let mut rules = new_rules(GameKind::Chess, None, 19, 7.5).unwrap();
+    let bad = Opening {
+        start: None,
+        moves: vec!["e4".into(), "Ke2".into()],
+    };
+    let err = resolve(&bad, &mut *rules).unwrap_err();
+    assert!(err.contains("'Ke2' is not legal"), "{err}");
+}

@@ -320,7 +320,13 @@ fn find_move(rules: &mut dyn Rules, text: &str) -> Option<String> {
             .replace("0-0-0", "O-O-O")
             .replace("0-0", "O-O")
     };
-    let want = clean(text);
+    let mut want = clean(text);
+    // Coordinates with a dash (`e2-e4`, xiangqi's `H2-E2`) are coordinate moves; draughts'
+    // `32-28` has no letters and keeps its dash.
+    let b = want.as_bytes();
+    if b.len() == 5 && b[2] == b'-' && b[0].is_ascii_alphabetic() && b[3].is_ascii_alphabetic() {
+        want = format!("{}{}", &want[..2], &want[3..]).to_ascii_lowercase();
+    }
     let legal = rules.legal_moves();
     if let Some(m) = legal
         .iter()
