@@ -24,6 +24,7 @@ pub struct PerftArgs {
 
 pub fn run(args: &PerftArgs) -> ExitCode {
     match args.game.as_str() {
+        "xiangqi" => count::<tetrarch::games::xiangqi::Board>(args),
         other => {
             eprintln!("tetrarch perft: unknown game '{other}' (try chess, xiangqi or draughts)");
             ExitCode::FAILURE
