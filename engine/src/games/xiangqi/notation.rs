@@ -66,15 +66,21 @@ pub(crate) fn parse_coordinates(text: &str, style: MoveStyle) -> Result<Move, Te
     if !t.is_ascii() || t.len() < 4 || t.len() > 7 {
         return Err(malformed());
     }
-    let lower = t.to_ascii_lowercase().replace('-', "");
-    // The target's file letter is the second letter of the token.
-    let split = lower
-        .char_indices()
-        .skip(1)
-        .find(|(_, c)| c.is_ascii_alphabetic())
-        .map(|(i, _)| i)
-        .ok_or_else(malformed)?;
-    let (a, b) = lower.split_at(split);
+    let lower = t.to_ascii_lowercase();
+    // ICCS writes a dash between the points; otherwise the target's file letter is the
+    // token's second letter.
+    let (a, b) = match lower.split_once('-') {
+        Some(parts) => parts,
+        None => {
+            let split = lower
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_ascii_alphabetic())
+                .map(|(i, _)| i)
+                .ok_or_else(malformed)?;
+            lower.split_at(split)
+        }
+    };
     let (f1, r1) = point(a).ok_or_else(malformed)?;
     let (f2, r2) = point(b).ok_or_else(malformed)?;
     let has = |n: u8| r1 == n || r2 == n;

@@ -115,14 +115,15 @@ impl Position for Board {
         code as usize * 90 + to as usize
     }
 
-    /// Victim value less a sixteenth of the attacker's (MVV/LVA); 0 for a quiet move.
+    /// Victim value less a 64th of the attacker's (MVV/LVA: the victim decides, the attacker
+    /// breaks ties, and even the general's captures stay positive); 0 for a quiet move.
     fn noisy_value(&self, m: Move) -> i32 {
         let victim = self.core.cells[m.dst() as usize];
         let attacker = self.core.cells[m.src() as usize];
         if CODE[victim as usize] == NO_CODE || CODE[attacker as usize] == NO_CODE {
             return 0;
         }
-        KIND_OF[victim as usize].value() - KIND_OF[attacker as usize].value() / 16
+        KIND_OF[victim as usize].value() - KIND_OF[attacker as usize].value() / 64
     }
 
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
