@@ -43,32 +43,29 @@ fn cases() -> Vec<Case> {
     out
 }
 
-fn run(max_nodes: u64) -> u64 {
-    let mut total = 0;
+/// Checks every (position, depth) count of the file; returns how many.
+fn run() -> usize {
+    let mut checked = 0;
     let all = cases();
     assert_eq!(all.len(), 34, "the file holds 34 positions");
     for case in &all {
         let mut board = Board::from_text(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         for &(depth, expected) in &case.counts {
-            if expected > max_nodes {
-                continue;
-            }
             let got = perft(&mut board, depth);
             assert_eq!(got, expected, "{} depth {depth}", case.id);
             assert_eq!(
                 board.to_text(),
                 Board::from_text(&case.fen).unwrap().to_text()
             );
-            total += got;
+            checked += 1;
         }
     }
-    total
+    checked
 }
 
 #[test]
 fn xiangqi_perft_suite() {
-    let total = run(u64::MAX);
-    assert!(total > 500_000_000);
+    assert_eq!(run(), 164, "every count in the file (497,110,659 nodes)");
 }
 
 /// Published counts beyond the file's 50 M node limit (testdata/README.md): the start
