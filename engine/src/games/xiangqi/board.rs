@@ -51,7 +51,10 @@ impl Mask {
 pub(crate) struct Guard {
     /// Number of enemy pieces giving check (the facing general counts).
     pub checkers: u8,
-    /// Points whose emptying or filling by a non-general move may expose the general.
+    /// Not in check: the points whose emptying or filling by a non-general move may expose
+    /// the general. In check: the points a non-general move must empty or fill to parry it
+    /// (each checker's point, the points between a line checker and the general, a checking
+    /// cannon's screen, a checking horse's leg); a move touching none of them stays in check.
     pub danger: Mask,
 }
 
@@ -190,6 +193,7 @@ impl Core {
     /// Check information for `us`, computed from the enemy pieces that could give check.
     pub fn guard(&self, us: Side) -> Guard {
         let mut g = Guard::default();
+        let mut parry = Mask::default();
         let k = self.general_sq(us);
         if k == 0 {
             return g;
@@ -229,6 +233,15 @@ impl Core {
                 }
                 t = t.wrapping_add(d);
             }
+            let checks = if slot >= 9 { count == 1 } else { count == 0 };
+            if checks {
+                // Parried by taking the checker or changing what stands between.
+                let mut t = k;
+                while t != s {
+                    t = t.wrapping_add(d);
+                    parry.set(t);
+                }
+            }
             if slot >= 9 {
                 // Cannon: one screen checks; with none, filling any point between checks;
                 // with two, emptying either does.
@@ -267,6 +280,8 @@ impl Core {
                 let l = k.wrapping_add(leg);
                 if self.cells[l as usize] == 0 {
                     g.checkers += 1;
+                    parry.set(l);
+                    parry.set(h);
                 } else {
                     g.danger.set(l);
                 }
@@ -278,16 +293,21 @@ impl Core {
         for d in [forward(us), E, W] {
             if CODE[self.cells[k.wrapping_add(d) as usize] as usize] == soldier {
                 g.checkers += 1;
+                parry.set(k.wrapping_add(d));
             }
+        }
+        if g.checkers > 0 {
+            g.danger = parry;
         }
         g
     }
 
     /// Whether `us`'s general, standing on `k` once the piece on `from` has moved to `to`, is
     /// attacked (the facing general counts). `from`/`to` may be 0 (no change). Reads the cells
-    /// through the hypothetical move instead of making it, so it works on `&self`.
+    /// through the hypothetical move instead of making it, so it works on `&self`. Looks from
+    /// the few enemy pieces that can attack at all: most are not aligned with the general.
     pub fn attacked_after(&self, k: Sq, from: Sq, to: Sq, us: Side) -> bool {
-        let them = us.flip();
+        let tb = side_mask(us.flip());
         let mine = side_mask(us);
         let get = |s: Sq| -> u8 {
             if s == to {
@@ -298,40 +318,49 @@ impl Core {
                 self.cells[s as usize]
             }
         };
-        let rook = code(them, Kind::Chariot);
-        let general = code(them, Kind::General);
-        let cannon = code(them, Kind::Cannon);
-        for d in [N, S, E, W] {
-            let mut s = k.wrapping_add(d);
-            let mut c = get(s);
-            while c == 0 {
-                s = s.wrapping_add(d);
-                c = get(s);
-            }
-            if c == OFF {
+        // Line pieces: the enemy general (facing), chariots, cannons. A piece standing on `to`
+        // has just been captured.
+        for slot in [0u8, 7, 8, 9, 10] {
+            let s = self.sq_of[(tb + slot) as usize];
+            if s == 0 || s == to {
                 continue;
             }
-            let pc = CODE[c as usize];
-            if pc == rook || pc == general {
-                return true;
+            let d = if (s ^ k) & 15 == 0 {
+                if s > k {
+                    N
+                } else {
+                    S
+                }
+            } else if (s ^ k) >> 4 == 0 {
+                if s > k {
+                    E
+                } else {
+                    W
+                }
+            } else {
+                continue;
+            };
+            let mut between = 0;
+            let mut t = k.wrapping_add(d);
+            while t != s {
+                between += (get(t) != 0) as u8;
+                t = t.wrapping_add(d);
             }
-            s = s.wrapping_add(d);
-            c = get(s);
-            while c == 0 {
-                s = s.wrapping_add(d);
-                c = get(s);
-            }
-            if CODE[c as usize] == cannon {
+            if between == (slot >= 9) as u8 {
                 return true;
             }
         }
-        let horse = code(them, Kind::Horse);
-        for (h, leg) in HORSE_ATTACKS {
-            if CODE[get(k.wrapping_add(h)) as usize] == horse && get(k.wrapping_add(leg)) == 0 {
+        for slot in [5u8, 6] {
+            let h = self.sq_of[(tb + slot) as usize];
+            if h == 0 || h == to {
+                continue;
+            }
+            let leg = HORSE_LEG_FROM_TARGET[h.wrapping_sub(k) as usize];
+            if leg != 0 && get(k.wrapping_add(leg)) == 0 {
                 return true;
             }
         }
-        let soldier = code(them, Kind::Soldier);
+        let soldier = code(us.flip(), Kind::Soldier);
         for d in [forward(us), E, W] {
             if CODE[get(k.wrapping_add(d)) as usize] == soldier {
                 return true;

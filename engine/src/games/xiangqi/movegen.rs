@@ -15,11 +15,12 @@
 use crate::game::{MoveList, Side};
 
 use super::board::{Board, Core, Guard};
+use super::geometry::HORSE_ATTACKS;
 use super::geometry::{
     forward, side_bit, Sq, E, ELEPHANT_STEPS, HALF, HORSE_STEPS, IN_BOARD, N, PALACE, S, W,
 };
 use super::moves::Move;
-use super::piece::{general_id, side_mask, Kind, KIND_OF};
+use super::piece::{code, general_id, side_mask, Kind, CODE, KIND_OF, OFF};
 
 impl Core {
     /// Appends the pseudo-legal moves of the side to move: captures if `CAPS`, quiet moves if
@@ -237,22 +238,103 @@ impl Core {
     }
 
     /// Whether a pseudo-legal move is legal, given the position's check information.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_legal(&self, guard: &Guard, m: Move) -> bool {
+        // Most moves: not in check, not the general, no danger point touched.
+        if guard.checkers == 0
+            && !guard.danger.has(m.src())
+            && !guard.danger.has(m.dst())
+            && self.cells[m.src() as usize] != general_id(self.side)
+        {
+            return true;
+        }
+        self.is_legal_slow(guard, m)
+    }
+
+    /// The rest of [`is_legal`](Core::is_legal), kept out of line so the common path inlines.
+    #[inline(never)]
+    fn is_legal_slow(&self, guard: &Guard, m: Move) -> bool {
         let from = m.src();
         let to = m.dst();
         let us = self.side;
-        let pid = self.cells[from as usize];
         let gid = general_id(us);
-        if guard.checkers == 0 && pid != gid && !guard.danger.has(from) && !guard.danger.has(to) {
-            return true;
+        if self.cells[from as usize] != gid {
+            if guard.checkers == 0 {
+                // Not in check and not the general: only a line or a horse leg through a
+                // danger point can open.
+                let k = self.sq_of[gid as usize];
+                return !(guard.danger.has(from) && self.exposed_through(k, from, from, to, us))
+                    && !(guard.danger.has(to) && self.exposed_through(k, to, from, to, us));
+            }
+            if !guard.danger.has(from) && !guard.danger.has(to) {
+                // In check, and the move touches nothing that could parry it.
+                return false;
+            }
         }
-        let k = if pid == gid {
+        let k = if self.cells[from as usize] == gid {
             to
         } else {
             self.sq_of[gid as usize]
         };
         !self.attacked_after(k, from, to, us)
+    }
+
+    /// Whether, once the piece on `from` has moved to `to`, `us`'s general on `k` is attacked
+    /// along the line from `k` through the danger point `p`, or by a horse whose leg `p` is.
+    /// (The attacks a non-general move can open when the general was not in check.)
+    fn exposed_through(&self, k: Sq, p: Sq, from: Sq, to: Sq, us: Side) -> bool {
+        let them = us.flip();
+        let mine = side_mask(us);
+        let get = |s: Sq| -> u8 {
+            if s == to {
+                mine
+            } else if s == from {
+                0
+            } else {
+                self.cells[s as usize]
+            }
+        };
+        let d = if (p ^ k) & 15 == 0 {
+            if p > k {
+                N
+            } else {
+                S
+            }
+        } else if (p ^ k) >> 4 == 0 {
+            if p > k {
+                E
+            } else {
+                W
+            }
+        } else {
+            // A horse leg: the two horse points behind it.
+            let horse = code(them, Kind::Horse);
+            let leg = p.wrapping_sub(k);
+            return get(p) == 0
+                && HORSE_ATTACKS
+                    .iter()
+                    .any(|&(h, l)| l == leg && CODE[get(k.wrapping_add(h)) as usize] == horse);
+        };
+        let mut s = k.wrapping_add(d);
+        let mut c = get(s);
+        while c == 0 {
+            s = s.wrapping_add(d);
+            c = get(s);
+        }
+        if c == OFF {
+            return false;
+        }
+        let pc = CODE[c as usize];
+        if pc == code(them, Kind::Chariot) || pc == code(them, Kind::General) {
+            return true;
+        }
+        s = s.wrapping_add(d);
+        c = get(s);
+        while c == 0 {
+            s = s.wrapping_add(d);
+            c = get(s);
+        }
+        CODE[c as usize] == code(them, Kind::Cannon)
     }
 
     /// Whether the side to move has any legal move (stops at the first).
@@ -316,23 +398,56 @@ mod tests {
     }
 }
 
-/// The fast legality path must agree with the full test on every pseudo-legal move.
+/// The legality filter (fast path, danger points, parries, the piece-driven attack test)
+/// must agree with an independent attack test on every pseudo-legal move.
 #[cfg(test)]
 mod legality_tests {
     use super::*;
     use crate::game::{GenKind, Notation, Position};
 
+    /// An independent attack test: make the move on a copy and look outward from the general
+    /// along the four lines (chariot or general first, cannon second), at the eight horse
+    /// points (leg empty) and at the three soldier points.
     fn slow_legal(b: &Board, m: Move) -> bool {
         let us = b.core.side;
-        let gid = general_id(us);
-        let from = m.src();
-        let to = m.dst();
-        let k = if b.core.cells[from as usize] == gid {
-            to
-        } else {
-            b.core.sq_of[gid as usize]
+        let them = us.flip();
+        let mut c = b.core;
+        c.move_piece(m.src(), m.dst());
+        let k = c.general_sq(us);
+        let is = |sq: Sq, kind: Kind| {
+            let id = c.cells[sq as usize];
+            CODE[id as usize] == code(them, kind)
         };
-        !b.core.attacked_after(k, from, to, us)
+        for d in [N, S, E, W] {
+            let mut s = k.wrapping_add(d);
+            while c.cells[s as usize] == 0 {
+                s = s.wrapping_add(d);
+            }
+            if is(s, Kind::Chariot) || is(s, Kind::General) {
+                return false;
+            }
+            if c.cells[s as usize] == OFF {
+                continue;
+            }
+            s = s.wrapping_add(d);
+            while c.cells[s as usize] == 0 {
+                s = s.wrapping_add(d);
+            }
+            if is(s, Kind::Cannon) {
+                return false;
+            }
+        }
+        for (h, leg) in HORSE_ATTACKS {
+            if is(k.wrapping_add(h), Kind::Horse) && c.cells[k.wrapping_add(leg) as usize] == 0 {
+                return false;
+            }
+        }
+        for d in [forward(us), E, W] {
+            if is(k.wrapping_add(d), Kind::Soldier) {
+                return false;
+            }
+        }
+        true
     }
 
     fn walk(b: &mut Board, depth: u32) {
@@ -361,5 +476,29 @@ mod legality_tests {
             let mut b = Board::from_text(fen).unwrap();
             walk(&mut b, 2);
         }
+    }
+
+    #[test]
+    fn fast_legality_matches_slow_along_random_games() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(17);
+        let mut tested = 0;
+        for _ in 0..400 {
+            let mut b = Board::start();
+            for _ in 0..rng.gen_range(10..160) {
+                let mut moves = MoveList::new();
+                b.generate(GenKind::All, &mut moves);
+                for &m in moves.iter() {
+                    assert_eq!(b.is_legal(m), slow_legal(&b, m), "{} {:?}", b.to_text(), m);
+                    tested += 1;
+                }
+                moves.retain(|m| b.is_legal(*m));
+                if moves.is_empty() {
+                    break;
+                }
+                b.make(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        assert!(tested > 100_000);
     }
 }
