@@ -263,8 +263,9 @@ impl Core {
                 // Not in check and not the general: only a line or a horse leg through a
                 // danger point can open.
                 let k = self.sq_of[gid as usize];
-                return !(guard.danger.has(from) && self.exposed_through(k, from, from, to, us))
-                    && !(guard.danger.has(to) && self.exposed_through(k, to, from, to, us));
+                let opened =
+                    |p: Sq| guard.danger.has(p) && self.exposed_through(k, p, from, to, us);
+                return !opened(from) && !opened(to);
             }
             if !guard.danger.has(from) && !guard.danger.has(to) {
                 // In check, and the move touches nothing that could parry it.
