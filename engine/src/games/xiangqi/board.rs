@@ -7,11 +7,12 @@
 //! `unmake` pops, so the history that repetition rules read is always exact and no node
 //! allocates once the stack has grown to the game's length.
 //!
-//! Check information is computed once per position, in `make`: the number of checkers and a
-//! mask of the few points where moving a piece away (a pin by a chariot or the enemy general,
-//! one of two cannon screens, a horse's leg next to the general) or onto (between the general
-//! and a cannon with an open line) could expose the general. A move touching none of them,
-//! not by the general and not out of check, is legal without further work; see `movegen`.
+//! Check information is computed once per position, in `make`, from the at most nine enemy
+//! pieces that can attack at all: the number of checkers and a mask of points. Out of check,
+//! the mask holds the few points where moving a piece away (a pin by a chariot or the enemy
+//! general, one of two cannon screens, a horse's leg next to the general) or onto (between
+//! the general and a cannon with an open line) could expose the general; in check, the points
+//! a move must empty or fill to parry. See `movegen` for how legality uses them.
 
 use crate::game::Side;
 

@@ -5,19 +5,19 @@
 //! river are table lookups), with captures and quiet moves generated separately or together
 //! through const generics, so a `Noisy` or `Quiet` list costs no per-move branch.
 //!
-//! Legality is a cheap filter: a move is legal without further work when the side to move is
-//! not in check, the general is not the piece moving, and neither the origin nor the target is
-//! one of the position's "danger" points (computed once per position in `Core::guard`). Only
-//! the rest (general moves, moves out of check, moves through a danger point) pay for the full
-//! test, which looks along the four lines from the general, at the eight horse points and at
-//! the three soldier points through the hypothetical move.
+//! Legality is a cheap filter over the position's check information (`Core::guard`): out of
+//! check, a move that is not the general's and touches no danger point is legal without
+//! further work, and one through a danger point re-examines only the line or horse leg through
+//! it; in check, a move touching none of the parry points is illegal at once. Only general
+//! moves and possible parries pay for the full attack test, which looks from the enemy pieces
+//! that can attack through the hypothetical move.
 
 use crate::game::{MoveList, Side};
 
 use super::board::{Board, Core, Guard};
-use super::geometry::HORSE_ATTACKS;
 use super::geometry::{
-    forward, side_bit, Sq, E, ELEPHANT_STEPS, HALF, HORSE_STEPS, IN_BOARD, N, PALACE, S, W,
+    forward, side_bit, Sq, E, ELEPHANT_STEPS, HALF, HORSE_ATTACKS, HORSE_STEPS, IN_BOARD, N,
+    PALACE, S, W,
 };
 use super::moves::Move;
 use super::piece::{code, general_id, side_mask, Kind, CODE, KIND_OF, OFF};
