@@ -10,7 +10,7 @@
 //! A position is accepted only if it could arise in a game: one general a side, at most 2 of
 //! each other kind and 5 soldiers, every general and advisor in its palace on a point it can
 //! reach, elephants on their seven points, soldiers never behind their starting rank nor off a
-//! soldier file before the river, the generals not facing, and the side that just moved not in
+//! soldier file (nor two on one file) before the river, the generals not facing, and the side that just moved not in
 //! check. Each rejection names the problem.
 
 use crate::game::{Side, TextError};
@@ -147,6 +147,26 @@ pub(crate) fn parse(text: &str) -> Result<Board, TextError> {
     for side in Side::BOTH {
         if counts[side.index()][Kind::General.index()] == 0 {
             return Err(err(format!("the {} general is missing", side_name(side))));
+        }
+        // A soldier only leaves its file after crossing the river, so before the river each
+        // file holds at most the one soldier that started there.
+        let mut seen = [false; 9];
+        for sq in Square::all() {
+            let id = core.cells[sq.mailbox() as usize];
+            if id != 0
+                && CODE[id as usize] == super::piece::code(side, Kind::Soldier)
+                && sq.on_own_half(side)
+            {
+                let file = sq.file() as usize;
+                if seen[file] {
+                    return Err(err(format!(
+                        "two {} soldiers stand on the {} file before the river",
+                        side_name(side),
+                        (b'a' + sq.file()) as char
+                    )));
+                }
+                seen[file] = true;
+            }
         }
     }
 
