@@ -15,7 +15,12 @@ RUNS=${RUNS:-5}
 FAIRY=${FAIRY:-/usr/games/fairy-stockfish}
 TETRARCH=target/release/tetrarch
 
-cargo build --release -q -p tetrarch-protocols
+build_log=$(mktemp)
+if ! cargo build --release -q -p tetrarch-protocols 2>"$build_log"; then
+  cat "$build_log" >&2
+  exit 1
+fi
+rm -f "$build_log"
 
 # name|depth|fen
 POSITIONS=(
