@@ -124,6 +124,15 @@ fn one_sided_perpetual_chase_loses_for_the_chaser() {
 }
 
 #[test]
+fn alternating_check_and_chase_loses() {
+    // Red's chariot checks from a8, then attacks the unprotected horse on d5 from a5, while
+    // Black's general steps between f8 and f9: every red move checks or chases.
+    let mut b = board("9/5k3/9/9/R2n5/9/9/9/9/3K5 w - - 0 1");
+    play(&mut b, "a5a8 f8f9 a8a5 f9f8");
+    assert_eq!(b.rule_outcome(4), LOSS_CHASE);
+}
+
+#[test]
 fn mutual_chase_draws() {
     // As above, but the fleeing horse attacks an unprotected red piece on each square: a
     // crossed soldier on h6 from i8, a cannon on e6 from g7.
