@@ -14,4 +14,6 @@ pub mod perft;
 pub mod report;
 pub mod score;
 pub mod search;
+pub mod threads;
 pub mod time;
+pub mod tt;

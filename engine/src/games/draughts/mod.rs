@@ -1,1 +1,28 @@
-//! draughts: not yet implemented.
+//! International draughts (10x10, FMJD rules): the board, move generation, rule results and
+//! notation behind `Position` and `Notation`.
+//!
+//! Scheme: `squares` fixes the bitboard layout (50 squares with ghost bits in a `u64`, every
+//! diagonal step one shift); `moves` the move value (start, end, captured set, promotion);
+//! `board` the copy-make position with its history and rule counters; `movegen` the quiet and
+//! majority-capture generators; `rules` the results by rule; `zobrist` the keys; `notation` FEN,
+//! Hub and move text; `position` the trait glue; `perft` the path-counting perft.
+
+mod board;
+mod movegen;
+mod moves;
+mod notation;
+mod perft;
+mod position;
+mod rules;
+pub mod squares;
+mod zobrist;
+
+#[cfg(test)]
+mod tests;
+
+pub use board::{Board, State, Undo};
+pub use moves::Move;
+pub use notation::START_FEN;
+pub use perft::{divide_paths, perft_paths};
+pub use position::{KING_VALUE, MAN_VALUE};
+pub use rules::Lone;
