@@ -176,13 +176,22 @@ impl Uci {
             Ok(c) => c,
             Err(e) => return self.error(&e),
         };
-        if searching && matches!(change, Change::Threads | Change::Hash | Change::Strength) {
+        if searching
+            && matches!(
+                change,
+                Change::Threads | Change::Hash | Change::Strength | Change::Params
+            )
+        {
             return self.error(&format!("{name} cannot change during a search"));
         }
         self.options = next;
         let options = self.options.clone();
         match change {
-            Change::Threads | Change::Hash | Change::Strength | Change::Chess960 => {
+            Change::Threads
+            | Change::Hash
+            | Change::Strength
+            | Change::Chess960
+            | Change::Params => {
                 if let Some(d) = self.driver.as_mut() {
                     d.apply(&options);
                 }

@@ -4,7 +4,11 @@
 //! current values. `setoption` splits on the literal tokens `name` and `value` (names and
 //! values may contain spaces), matches names case-insensitively, and rejects what Stockfish
 //! rejects (a `check` other than `true`/`false`, a `spin` out of range or not a number), with
-//! an error the loop prints as `info string error: ...`; the old value stays.
+//! an error the loop prints as `info string error: ...`; the old value stays. Built with the
+//! `tuning` feature, every search parameter of `search::params::TUNABLE` is also a spin
+//! option (for SPSA tuners).
+
+use tetrarch::search::params::{Params, TUNABLE};
 
 /// What an option is.
 #[derive(Clone, Debug)]
@@ -28,7 +32,7 @@ pub const ELO_MAX: i64 = 2850;
 
 pub fn declarations() -> Vec<Decl> {
     use Kind::*;
-    vec![
+    let mut decls = vec![
         Decl {
             name: "Threads",
             kind: Spin {
@@ -117,7 +121,21 @@ pub fn declarations() -> Vec<Decl> {
                 max: 7,
             },
         },
-    ]
+    ];
+    if cfg!(feature = "tuning") {
+        let defaults = Params::DEFAULT;
+        for t in TUNABLE {
+            decls.push(Decl {
+                name: t.name,
+                kind: Spin {
+                    default: defaults.get(t.name).unwrap_or(t.min) as i64,
+                    min: t.min as i64,
+                    max: t.max as i64,
+                },
+            });
+        }
+    }
+    decls
 }
 
 /// The `option ...` line of a declaration.
@@ -153,6 +171,8 @@ pub struct Values {
     pub syzygy_path: String,
     pub syzygy_probe_depth: i64,
     pub syzygy_probe_limit: i64,
+    /// Search parameters (options only in `tuning` builds).
+    pub params: Params,
 }
 
 impl Default for Values {
@@ -171,6 +191,7 @@ impl Default for Values {
             syzygy_path: String::new(),
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
+            params: Params::DEFAULT,
         }
     }
 }
@@ -183,6 +204,8 @@ pub enum Change {
     ClearHash,
     Strength,
     Chess960,
+    /// A search parameter (`tuning` builds).
+    Params,
     /// Stored; nothing else to do.
     Stored,
     /// Accepted, with a note for the user.
@@ -298,6 +321,11 @@ impl Values {
                 self.syzygy_probe_limit = spin(decl, value)?;
                 Change::Stored
             }
+            tuned if TUNABLE.iter().any(|t| t.name == tuned) => {
+                let n = spin(decl, value)?;
+                self.params.set(tuned, n as i32);
+                Change::Params
+            }
             other => return Err(format!("option '{other}' is declared but not handled")),
         })
     }
@@ -383,5 +411,16 @@ mod tests {
             assert!(l < 20.0);
             last = l;
         }
+    }
+
+    #[cfg(feature = "tuning")]
+    #[test]
+    fn tuning_builds_expose_search_parameters() {
+        let decls = declarations();
+        assert!(decls.iter().any(|d| d.name == "rfp_margin"));
+        let mut v = Values::default();
+        assert_eq!(v.set("rfp_margin", Some("120")), Ok(Change::Params));
+        assert_eq!(v.params.rfp_margin, 120);
+        assert!(v.set("rfp_margin", Some("100000")).is_err());
     }
 }

@@ -214,6 +214,7 @@ impl<G: UciGame> Driver for Game<G> {
         self.engine.set_threads(options.threads);
         self.engine.set_hash(options.hash_mb);
         self.engine.set_move_overhead(options.move_overhead_ms);
+        self.engine.set_params(options.params);
         self.engine
             .set_skill(options.skill_level().and_then(Skill::from_level));
         let mut pos = self.engine.position().clone();
