@@ -150,3 +150,22 @@ def test_progress_line_and_rating_interval(tmp_path):
     assert p.stdout.count("Score of r1 vs r2") == 2, p.stdout
     assert p.stdout.count("Rank Name") == 1, p.stdout
     assert "SPRT (logistic, elo0 0, elo1 10, pentanomial): llr" in p.stdout
+
+
+TETRARCH = os.environ.get("TETRARCH", str(ROOT / "target" / "ci" / "tetrarch"))
+
+
+@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="needs /usr/games/stockfish")
+def test_tetrarch_against_itself_and_against_stockfish(tmp_path):
+    base = ["-each", "option.Hash=16", "option.Threads=1", "-tc", "1+0.02", "-timemargin", "100",
+            "-games", "2", "-repeat"]
+    out, games = run(["-engine", "cmd=" + TETRARCH, "name=tetrarch-a",
+                      "-engine", "cmd=" + TETRARCH, "name=tetrarch-b"] + base, tmp_path)
+    assert len(games) == 2, out
+    # Two sound engines: no game ends by a rules infraction.
+    assert not any(w in r for _, r, _ in games for w in ("illegal", "crash", "malformed", "stalls")), out
+    out, games = run(["-engine", "cmd=" + TETRARCH, "name=tetrarch",
+                      "-engine", "cmd=" + STOCKFISH, "name=stockfish"] + base, tmp_path)
+    assert len(games) == 2, out
+    assert not any(w in r for _, r, _ in games for w in ("illegal", "crash", "malformed", "stalls")), out
+    assert re.search(r"Score of tetrarch vs stockfish: \d+ - \d+ - \d+", out), out

@@ -237,12 +237,13 @@ pub fn new_rules(
     komi: f64,
 ) -> Result<Box<dyn Rules>, String> {
     let _ = (board_size, komi);
-    use tetrarch::games::{chess, draughts};
+    use tetrarch::games::{chess, draughts, xiangqi};
     match kind {
         GameKind::Chess => Ok(Box::new(
             NotationRules::<chess::Board>::new(kind, start)?
                 .with_record(super::san::san::<chess::Board>),
         )),
+        GameKind::Xiangqi => Ok(Box::new(NotationRules::<xiangqi::Board>::new(kind, start)?)),
         GameKind::Draughts => Ok(Box::new(
             NotationRules::<draughts::Board>::new(kind, start)?.with_record(pdn_move),
         )),
