@@ -70,7 +70,7 @@ fn hub_lines_and_answers() {
         side: Side::Second,
         clocks: [clock, clock],
         tc,
-        deadline: Instant::now() + Duration::from_secs(10),
+        deadline: Instant::now() + Duration::from_secs(60),
         cleanup: false,
     };
     let a = p.go(&req).unwrap();
@@ -125,7 +125,7 @@ fn dxp_messages_and_answers() {
         side: Side::Second,
         clocks: [clock, clock],
         tc,
-        deadline: Instant::now() + Duration::from_secs(10),
+        deadline: Instant::now() + Duration::from_secs(60),
         cleanup: false,
     };
     let a = p.go(&req).unwrap();

@@ -88,7 +88,7 @@ fn stockfish_over_uci() {
         side: Side::Second,
         clocks: [clock, clock],
         tc,
-        deadline: Instant::now() + Duration::from_secs(20),
+        deadline: Instant::now() + Duration::from_secs(60),
         cleanup: false,
     };
     let a = p.go(&req).unwrap();
@@ -138,7 +138,7 @@ fn fairy_stockfish_xiangqi_over_uci_and_ucci() {
             side: Side::Second,
             clocks: [clock, clock],
             tc,
-            deadline: Instant::now() + Duration::from_secs(20),
+            deadline: Instant::now() + Duration::from_secs(60),
             cleanup: false,
         };
         let a = p.go(&req).unwrap();
@@ -178,7 +178,7 @@ fn gnugo_over_gtp() {
         side: Side::Second,
         clocks: [clock, clock],
         tc,
-        deadline: Instant::now() + Duration::from_secs(30),
+        deadline: Instant::now() + Duration::from_secs(60),
         cleanup: false,
     };
     let a = p.go(&req).unwrap();
@@ -189,10 +189,12 @@ fn gnugo_over_gtp() {
     // Keep playing: the driver must send only the new moves, and re-sync after a rewrite.
     let all = played(&["E5", &m, "C3"]);
     req.moves = &all;
+    req.deadline = Instant::now() + Duration::from_secs(60);
     let a = p.go(&req).unwrap();
     assert!(matches!(a.reply, Reply::Move(_)), "{:?}", a.reply);
     let other = played(&["D4"]);
     req.moves = &other;
+    req.deadline = Instant::now() + Duration::from_secs(60);
     let a = p.go(&req).unwrap();
     let Reply::Move(m2) = a.reply else { panic!() };
     assert_ne!(m2, "D4");
@@ -207,6 +209,7 @@ fn gnugo_over_gtp() {
     assert_eq!(p.go(&late).unwrap_err(), PlayerError::Timeout);
     assert!(p.healthy());
     p.new_game(&setup(GameKind::Go, Side::Second, tc)).unwrap();
+    req.deadline = Instant::now() + Duration::from_secs(60);
     let a = p.go(&req).unwrap();
     assert!(matches!(a.reply, Reply::Move(_)), "{:?}", a.reply);
     p.quit();
