@@ -101,7 +101,8 @@ def test_opening_books_in_pgn_and_epd(tmp_path):
     )
     out, games = run(
         random_engine("r1", 11) + random_engine("r2", 12)
-        + ["-tc", "60+1", "-games", "4", "-repeat", "-openings", "file=%s" % book, "order=sequential", "plies=6"],
+        + ["-tc", "60+1", "-games", "4", "-repeat", "-openings", "file=%s" % book, "order=sequential", "plies=6",
+           "-maxmoves", "30"],
         tmp_path,
     )
     assert len(games) == 4, out
@@ -125,7 +126,7 @@ def test_opening_books_in_pgn_and_epd(tmp_path):
     epd.write_text("%s bm Bb5; id \"a\";\n%s\n" % tuple(fens))
     out, games = run(
         random_engine("r1", 13) + random_engine("r2", 14)
-        + ["-tc", "60+1", "-games", "4", "-repeat", "-openings", "file=%s" % epd],
+        + ["-tc", "60+1", "-games", "4", "-repeat", "-openings", "file=%s" % epd, "-maxmoves", "30"],
         tmp_path,
     )
     assert len(games) == 4, out

@@ -56,7 +56,7 @@ fn termination(record: &GameRecord) -> &'static str {
         || r.contains("failed to start")
     {
         "rules infraction"
-    } else if r.contains("adjudication") {
+    } else if r.contains("adjudication") || r.contains("move limit") {
         "adjudication"
     } else if record.result == GameResult::Unfinished {
         "unterminated"
