@@ -133,10 +133,7 @@ impl Uci {
             "go" => {
                 let options = self.options.clone();
                 let out = self.out.clone();
-                let notes = self.driver().go(rest, &options, &out);
-                for n in notes {
-                    self.error(&n);
-                }
+                self.driver().go(rest, &options, &out);
             }
             "stop" => {
                 if let Some(d) = self.driver.as_mut() {
@@ -184,6 +181,14 @@ impl Uci {
         {
             return self.error(&format!("{name} cannot change during a search"));
         }
+        if matches!(
+            change,
+            Change::Threads | Change::Hash | Change::Strength | Change::Chess960 | Change::Params
+        ) {
+            // Create the engine with the old values, so that applying the new ones can fail
+            // (a Hash the machine cannot hold) without losing it.
+            self.driver();
+        }
         self.options = next;
         let options = self.options.clone();
         match change {
@@ -193,7 +198,11 @@ impl Uci {
             | Change::Chess960
             | Change::Params => {
                 if let Some(d) = self.driver.as_mut() {
-                    d.apply(&options);
+                    if let Err(e) = d.apply(&options) {
+                        // Keep the option as the engine actually has it.
+                        self.options.hash_mb = d.hash_mb();
+                        self.error(&e);
+                    }
                 }
             }
             Change::ClearHash => {
