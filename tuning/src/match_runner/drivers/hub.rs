@@ -10,10 +10,9 @@
 use std::time::{Duration, Instant};
 
 use super::super::dialect::{draughts_move_at, DraughtsBoard};
-use super::super::process::{EngineProcess, LinkError};
 use super::super::tc::TimeControl;
 use super::{
-    link_error, spawn, Answer, EngineConfig, GameSetup, MoveRequest, Player, PlayerError, Reply,
+    spawn, Answer, Conn, EngineConfig, GameSetup, MoveRequest, Player, PlayerError, Reply,
     SearchInfo,
 };
 
@@ -21,8 +20,7 @@ const GRACE: Duration = Duration::from_millis(1000);
 
 pub struct HubPlayer {
     name: String,
-    process: EngineProcess,
-    healthy: bool,
+    conn: Conn,
     sent_at: Instant,
 }
 
@@ -114,15 +112,14 @@ impl HubPlayer {
         let process = spawn(config, label, debug, None)?;
         let mut p = HubPlayer {
             name: config.name.clone(),
-            process,
-            healthy: true,
+            conn: Conn::new(process),
             sent_at: Instant::now(),
         };
         let deadline = Instant::now() + timeout;
         let startup = |e: PlayerError| PlayerError::Startup(format!("handshake: engine {e}"));
-        p.send("hub").map_err(startup)?;
+        p.conn.send("hub").map_err(startup)?;
         loop {
-            let (line, _) = p.recv(deadline).map_err(startup)?;
+            let (line, _) = p.conn.recv(deadline).map_err(startup)?;
             let (cmd, pairs) = parse_line(&line);
             match cmd.as_str() {
                 "wait" => break,
@@ -138,42 +135,25 @@ impl HubPlayer {
             p.name = config.launch.cmd.clone();
         }
         for (name, value) in &config.options {
-            p.send(&format!(
-                "set-param name={} value={}",
-                quote(name),
-                quote(value)
-            ))
-            .map_err(startup)?;
+            p.conn
+                .send(&format!(
+                    "set-param name={} value={}",
+                    quote(name),
+                    quote(value)
+                ))
+                .map_err(startup)?;
         }
         for line in &config.init {
-            p.send(line).map_err(startup)?;
+            p.conn.send(line).map_err(startup)?;
         }
-        p.send("init").map_err(startup)?;
+        p.conn.send("init").map_err(startup)?;
         loop {
-            let (line, _) = p.recv(deadline).map_err(startup)?;
+            let (line, _) = p.conn.recv(deadline).map_err(startup)?;
             if parse_line(&line).0 == "ready" {
                 break;
             }
         }
         Ok(p)
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), PlayerError> {
-        let r = self.process.link.send(line);
-        r.map_err(|e| {
-            self.healthy = false;
-            link_error(e, &mut self.process)
-        })
-    }
-
-    fn recv(&mut self, deadline: Instant) -> Result<(String, Instant), PlayerError> {
-        let r = self.process.link.recv(deadline);
-        r.map_err(|e| {
-            if e != LinkError::Timeout {
-                self.healthy = false;
-            }
-            link_error(e, &mut self.process)
-        })
     }
 
     fn level(req: &MoveRequest) -> String {
@@ -204,12 +184,12 @@ impl Player for HubPlayer {
     }
 
     fn new_game(&mut self, _setup: &GameSetup) -> Result<(), PlayerError> {
-        self.send("new-game")?;
+        self.conn.send("new-game")?;
         // `ping` / `pong` makes sure the engine is listening before the first search.
-        self.send("ping")?;
+        self.conn.send("ping")?;
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let (line, _) = self.recv(deadline)?;
+            let (line, _) = self.conn.recv(deadline)?;
             if parse_line(&line).0 == "pong" {
                 return Ok(());
             }
@@ -230,20 +210,20 @@ impl Player for HubPlayer {
         // One write, the clock started before it (see the UCI driver).
         let lines = format!("{pos}\n{}\ngo think", Self::level(req));
         self.sent_at = Instant::now();
-        self.send(&lines)?;
+        self.conn.send(&lines)?;
         let mut info = SearchInfo::default();
         loop {
-            let (line, at) = match self.recv(req.deadline) {
+            let (line, at) = match self.conn.recv(req.deadline) {
                 Ok(x) => x,
                 Err(PlayerError::Timeout) => {
-                    if self.send("stop").is_ok() {
+                    if self.conn.send("stop").is_ok() {
                         let until = Instant::now() + GRACE;
                         loop {
-                            match self.process.link.recv(until) {
+                            match self.conn.process.link.recv(until) {
                                 Ok((l, _)) if parse_line(&l).0 == "done" => break,
                                 Ok(_) => {}
                                 Err(_) => {
-                                    self.healthy = false;
+                                    self.conn.healthy = false;
                                     break;
                                 }
                             }
@@ -292,12 +272,11 @@ impl Player for HubPlayer {
     }
 
     fn healthy(&self) -> bool {
-        self.healthy && !self.process.link.is_closed()
+        self.conn.healthy()
     }
 
     fn quit(&mut self) {
-        let _ = self.process.link.send("quit");
-        self.process.finish(Duration::from_millis(500));
+        self.conn.quit();
     }
 }
 

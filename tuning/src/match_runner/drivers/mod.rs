@@ -308,6 +308,50 @@ fn spawn(
     EngineProcess::spawn(&launch, label, debug).map_err(PlayerError::Startup)
 }
 
+/// An engine process as the line-based drivers (UCI, UCCI, Hub) hold it: any failure other
+/// than a timeout marks the engine unhealthy, so the runner restarts it (or stops the match).
+struct Conn {
+    process: EngineProcess,
+    healthy: bool,
+}
+
+impl Conn {
+    fn new(process: EngineProcess) -> Conn {
+        Conn {
+            process,
+            healthy: true,
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), PlayerError> {
+        let r = self.process.link.send(line);
+        r.map_err(|e| {
+            self.healthy = false;
+            link_error(e, &mut self.process)
+        })
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Result<(String, Instant), PlayerError> {
+        let r = self.process.link.recv(deadline);
+        r.map_err(|e| {
+            if e != LinkError::Timeout {
+                self.healthy = false;
+            }
+            link_error(e, &mut self.process)
+        })
+    }
+
+    fn healthy(&self) -> bool {
+        self.healthy && !self.process.link.is_closed()
+    }
+
+    /// Sends the protocol's quit command, then ends the process.
+    fn quit(&mut self) {
+        let _ = self.process.link.send("quit");
+        self.process.finish(Duration::from_millis(500));
+    }
+}
+
 /// Maps a link failure to the player error, with the process's exit status when it has one.
 fn link_error(e: LinkError, process: &mut EngineProcess) -> PlayerError {
     match e {

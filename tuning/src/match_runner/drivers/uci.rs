@@ -13,12 +13,11 @@ use std::time::{Duration, Instant};
 use tetrarch::game::Side;
 
 use super::super::dialect::shift_ranks;
-use super::super::process::EngineProcess;
 use super::super::rules::GameKind;
 use super::super::tc::TimeControl;
 use super::{
-    link_error, ms, spawn, Answer, EngineConfig, GameSetup, MoveRequest, Player, PlayerError,
-    Protocol, Reply, SearchInfo,
+    ms, spawn, Answer, Conn, EngineConfig, GameSetup, MoveRequest, Player, PlayerError, Protocol,
+    Reply, SearchInfo,
 };
 
 /// Time to wait for `bestmove` after `stop`, and for `readyok`.
@@ -26,7 +25,7 @@ const GRACE: Duration = Duration::from_millis(1000);
 
 pub struct UciPlayer {
     name: String,
-    process: EngineProcess,
+    conn: Conn,
     ucci: bool,
     /// Options the engine declared (names as declared).
     declared: Vec<String>,
@@ -35,7 +34,6 @@ pub struct UciPlayer {
     /// UCCI: times in milliseconds (after `setoption usemillisec true`), else seconds; an
     /// engine configured with `option.usemillisec=false` gets seconds.
     millis: bool,
-    healthy: bool,
     sent_at: Instant,
 }
 
@@ -51,35 +49,16 @@ impl UciPlayer {
         let process = spawn(config, label, debug, None)?;
         let mut p = UciPlayer {
             name: config.name.clone(),
-            process,
+            conn: Conn::new(process),
             ucci,
             declared: Vec::new(),
             ranks_from_one: false,
             millis: !ucci,
-            healthy: true,
             sent_at: Instant::now(),
         };
         p.handshake(config, kind, timeout)
             .map_err(|e| PlayerError::Startup(format!("handshake: engine {e}")))?;
         Ok(p)
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), PlayerError> {
-        let r = self.process.link.send(line);
-        r.map_err(|e| {
-            self.healthy = false;
-            link_error(e, &mut self.process)
-        })
-    }
-
-    fn recv(&mut self, deadline: Instant) -> Result<(String, Instant), PlayerError> {
-        let r = self.process.link.recv(deadline);
-        r.map_err(|e| {
-            if !matches!(e, super::super::process::LinkError::Timeout) {
-                self.healthy = false;
-            }
-            link_error(e, &mut self.process)
-        })
     }
 
     fn handshake(
@@ -94,10 +73,10 @@ impl UciPlayer {
         } else {
             ("uci", "uciok")
         };
-        self.send(hello)?;
+        self.conn.send(hello)?;
         let mut id_name = None;
         loop {
-            let (line, _) = self.recv(deadline)?;
+            let (line, _) = self.conn.recv(deadline)?;
             let line = line.trim();
             if line == ok {
                 break;
@@ -123,17 +102,17 @@ impl UciPlayer {
             // Milliseconds always: Fairy-Stockfish reads UCCI times as milliseconds without
             // declaring the option, ElephantEye never parses it, and engines that honour it
             // switch from seconds. Unknown options are harmless in UCCI.
-            self.send("setoption usemillisec true")?;
+            self.conn.send("setoption usemillisec true")?;
             self.millis = true;
             // Fairy-Stockfish's UCCI mode offers its variant option too; name the variant
             // rather than trust its default.
             if kind == GameKind::Xiangqi && has(&self.declared, "UCI_Variant") {
-                self.send("setoption UCI_Variant xiangqi")?;
+                self.conn.send("setoption UCI_Variant xiangqi")?;
             }
         } else if kind == GameKind::Xiangqi {
             let variant = has(&self.declared, "UCI_Variant");
             if variant {
-                self.send("setoption name UCI_Variant value xiangqi")?;
+                self.conn.send("setoption name UCI_Variant value xiangqi")?;
             }
             self.ranks_from_one = config.xiangqi_ranks_from_one.unwrap_or(variant);
         }
@@ -151,19 +130,19 @@ impl UciPlayer {
             } else {
                 format!("setoption name {name} value {value}")
             };
-            self.send(&line)?;
+            self.conn.send(&line)?;
         }
         for line in &config.init {
-            self.send(line)?;
+            self.conn.send(line)?;
         }
         self.sync(deadline)
     }
 
     /// `isready` and wait for `readyok`.
     fn sync(&mut self, deadline: Instant) -> Result<(), PlayerError> {
-        self.send("isready")?;
+        self.conn.send("isready")?;
         loop {
-            let (line, _) = self.recv(deadline)?;
+            let (line, _) = self.conn.recv(deadline)?;
             if line.trim() == "readyok" {
                 return Ok(());
             }
@@ -270,12 +249,12 @@ impl UciPlayer {
 
     /// After a timeout: stop the search and wait for its `bestmove`.
     fn recover_after_timeout(&mut self) {
-        if self.send("stop").is_err() {
+        if self.conn.send("stop").is_err() {
             return;
         }
         let until = Instant::now() + GRACE;
         loop {
-            match self.process.link.recv(until) {
+            match self.conn.process.link.recv(until) {
                 Ok((line, _)) => {
                     let w = line.split_whitespace().next();
                     if w == Some("bestmove") || w == Some("nobestmove") {
@@ -283,7 +262,7 @@ impl UciPlayer {
                     }
                 }
                 Err(_) => {
-                    self.healthy = false;
+                    self.conn.healthy = false;
                     return;
                 }
             }
@@ -365,13 +344,14 @@ impl Player for UciPlayer {
                 .iter()
                 .any(|d| d.eq_ignore_ascii_case("newgame"))
             {
-                self.send("setoption newgame")?;
+                self.conn.send("setoption newgame")?;
             }
         } else {
-            self.send("ucinewgame")?;
+            self.conn.send("ucinewgame")?;
         }
         let deadline = Instant::now() + Duration::from_secs(30);
-        self.sync(deadline).inspect_err(|_| self.healthy = false)
+        self.sync(deadline)
+            .inspect_err(|_| self.conn.healthy = false)
     }
 
     fn go(&mut self, req: &MoveRequest) -> Result<Answer, PlayerError> {
@@ -380,10 +360,10 @@ impl Player for UciPlayer {
         // the engine already thinks, and that time is the engine's.
         let lines = format!("{}\n{}", self.position_line(req), self.go_line(req));
         self.sent_at = Instant::now();
-        self.send(&lines)?;
+        self.conn.send(&lines)?;
         let mut info = SearchInfo::default();
         loop {
-            let (line, at) = match self.recv(req.deadline) {
+            let (line, at) = match self.conn.recv(req.deadline) {
                 Ok(x) => x,
                 Err(PlayerError::Timeout) => {
                     self.recover_after_timeout();
@@ -436,12 +416,11 @@ impl Player for UciPlayer {
     }
 
     fn healthy(&self) -> bool {
-        self.healthy && !self.process.link.is_closed()
+        self.conn.healthy()
     }
 
     fn quit(&mut self) {
-        let _ = self.process.link.send("quit");
-        self.process.finish(Duration::from_millis(500));
+        self.conn.quit();
     }
 }
 
