@@ -23,6 +23,7 @@ use super::board::Board;
 use super::types::{Color, PieceKind, Square};
 use super::weights::{Weights, DANGER_DIV, S};
 use crate::game::Evaluator;
+use crate::linear::{FormBuilder, LinearEval, LinearForm, WeightInfo};
 
 const PAWN_CACHE: usize = 1 << 14;
 
@@ -167,7 +168,13 @@ impl ChessEval {
         if self.pawns[slot].key == key {
             return self.pawns[slot];
         }
-        let e = pawn_structure(&self.w, b, key);
+        let mut sum = Plain::default();
+        let passed = pawn_structure(&self.w, b, &mut sum);
+        let e = PawnEntry {
+            key,
+            score: sum.0,
+            passed,
+        };
         self.pawns[slot] = e;
         e
     }
@@ -183,50 +190,121 @@ impl ChessEval {
     }
 }
 
-fn pawn_structure(w: &Weights, b: &Board, key: u64) -> PawnEntry {
+/// Pawn-structure terms into `acc`; returns each side's passed pawns.
+fn pawn_structure<A: Sink>(w: &Weights, b: &Board, acc: &mut A) -> [Bitboard; 2] {
     let m = &*MASKS;
-    let mut e = PawnEntry {
-        key,
-        score: S(0, 0),
-        passed: [0; 2],
-    };
+    let mut passed = [0; 2];
     for us in Color::BOTH {
         let them = !us;
         let own = b.pieces(us, PieceKind::Pawn);
         let theirs = b.pieces(them, PieceKind::Pawn);
         let their_att = pawn_attacks_bb(theirs, them);
-        let mut s = S(0, 0);
         for sq in squares(own) {
             let i = sq.index();
             let f = sq.file() as usize;
             let r = rel_rank(sq, us);
             if own & m.adjacent_files[f] == 0 {
-                s += w.isolated;
+                acc.add(us, &w.isolated, 1);
             }
             if own & m.forward[us.index()][i] != 0 {
-                s += w.doubled;
+                acc.add(us, &w.doubled, 1);
             } else if theirs & m.passed[us.index()][i] == 0 {
-                e.passed[us.index()] |= sq.bb();
-                s += w.passed[r];
+                passed[us.index()] |= sq.bb();
+                acc.add(us, &w.passed[r], 1);
             }
             let phalanx = own & m.adjacent_files[f] & (0xffu64 << (sq.rank() * 8));
             let support = pawn_attacks_bb(sq.bb(), them) & own;
             if phalanx | support != 0 {
-                s += w.connected[r] * (1 + (phalanx != 0 && support != 0) as i32);
+                acc.add(
+                    us,
+                    &w.connected[r],
+                    1 + (phalanx != 0 && support != 0) as i32,
+                );
             } else if own & m.adjacent_files[f] & !m.attack_span[us.index()][i] == 0
                 && push(sq.bb(), us) & their_att != 0
             {
                 // No pawn beside or behind can ever support it, and its advance is covered.
-                s += w.backward;
+                acc.add(us, &w.backward, 1);
             }
         }
-        if us == Color::White {
-            e.score += s;
+    }
+    passed
+}
+
+/// Where the evaluation's terms go: straight into a score ([`Plain`], for play), or also
+/// into the linear form's counts ([`Tracer`], for tuning). Monomorphised, so play pays nothing
+/// for the tracing.
+trait Sink {
+    /// Whether terms are traced (the pawn cache, which keeps only sums, is bypassed then).
+    const TRACE: bool;
+    /// Adds `count` times the weight pair `w`, a field of the table, for `color`.
+    fn add(&mut self, color: Color, w: &S, count: i32);
+    /// Adds a value that no tunable weight moves, for `color`.
+    fn fixed(&mut self, color: Color, s: S);
+    /// The sum so far, from White's view.
+    fn total(&self) -> S;
+}
+
+/// The sink of play: a running sum from White's view.
+#[derive(Default)]
+struct Plain(S);
+
+impl Sink for Plain {
+    const TRACE: bool = false;
+    #[inline(always)]
+    fn add(&mut self, color: Color, w: &S, count: i32) {
+        self.fixed(color, *w * count);
+    }
+    #[inline(always)]
+    fn fixed(&mut self, color: Color, s: S) {
+        if color == Color::White {
+            self.0 += s;
         } else {
-            e.score -= s;
+            self.0 -= s;
         }
     }
-    e
+    fn total(&self) -> S {
+        self.0
+    }
+}
+
+/// The sink of tuning: the running sum, plus each weight's count (White's less Black's) and
+/// the fixed part.
+struct Tracer {
+    /// Address of the table, to turn a field reference into its flat index.
+    base: usize,
+    sum: S,
+    fixed: S,
+    counts: Vec<(usize, i32)>,
+}
+
+impl Tracer {
+    fn new(w: &Weights) -> Tracer {
+        Tracer {
+            base: w as *const Weights as usize,
+            sum: S(0, 0),
+            fixed: S(0, 0),
+            counts: Vec::with_capacity(128),
+        }
+    }
+}
+
+impl Sink for Tracer {
+    const TRACE: bool = true;
+    fn add(&mut self, color: Color, w: &S, count: i32) {
+        let sign = if color == Color::White { 1 } else { -1 };
+        self.sum += *w * (sign * count);
+        self.counts
+            .push((Weights::flat_index(self.base, w), sign * count));
+    }
+    fn fixed(&mut self, color: Color, s: S) {
+        let s = if color == Color::White { s } else { -s };
+        self.sum += s;
+        self.fixed += s;
+    }
+    fn total(&self) -> S {
+        self.sum
+    }
 }
 
 /// Attack maps of one side.
@@ -249,16 +327,20 @@ impl Side {
     }
 }
 
-impl Evaluator<Board> for ChessEval {
-    fn evaluate(&mut self, b: &Board) -> i32 {
-        let pe = self.pawn_entry(b);
+impl ChessEval {
+    /// Every term but the tempo and mop-up into `acc`, from White's view.
+    fn terms<A: Sink>(&mut self, b: &Board, acc: &mut A) {
+        let passed = if A::TRACE {
+            pawn_structure(&self.w, b, acc)
+        } else {
+            let pe = self.pawn_entry(b);
+            acc.fixed(Color::White, pe.score);
+            pe.passed
+        };
         let w = &*self.w;
         let m = &*MASKS;
         let occ = b.occupied();
-        let phase = b.phase();
-        let mut total = pe.score;
         let mut sides = [Side::default(), Side::default()];
-        let mut piece_score = [S(0, 0); 2];
 
         let pawn_att = [
             pawn_attacks_bb(b.pieces(Color::White, PieceKind::Pawn), Color::White),
@@ -276,29 +358,28 @@ impl Evaluator<Board> for ChessEval {
             let area = !(own_pawns | b.pieces(us, PieceKind::King)) & !pawn_att[them.index()];
             let side = &mut sides[u];
             side.add(PieceKind::Pawn, pawn_att[u]);
-            let mut s = S(0, 0);
 
             // Material and placement.
             for kind in PieceKind::ALL {
                 let pcs = b.pieces(us, kind);
-                if kind != PieceKind::King {
-                    s += w.material[kind.index()] * pcs.count_ones() as i32;
+                if kind != PieceKind::King && pcs != 0 {
+                    acc.add(us, &w.material[kind.index()], pcs.count_ones() as i32);
                 }
                 for sq in squares(pcs) {
-                    s += w.pst[kind.index()][pst_index(sq, us)];
+                    acc.add(us, &w.pst[kind.index()][pst_index(sq, us)], 1);
                 }
             }
 
             for sq in squares(b.pieces(us, PieceKind::Knight)) {
                 let a = knight_attacks(sq);
                 side.add(PieceKind::Knight, a);
-                s += w.knight_mobility[(a & area).count_ones() as usize];
+                acc.add(us, &w.knight_mobility[(a & area).count_ones() as usize], 1);
                 let r = rel_rank(sq, us);
                 if (3..=5).contains(&r)
                     && pawn_att[u] & sq.bb() != 0
                     && their_pawns & m.attack_span[u][sq.index()] == 0
                 {
-                    s += w.knight_outpost;
+                    acc.add(us, &w.knight_outpost, 1);
                 }
                 if a & zone != 0 {
                     side.king_attackers += 1;
@@ -308,13 +389,16 @@ impl Evaluator<Board> for ChessEval {
             for sq in squares(b.pieces(us, PieceKind::Bishop)) {
                 let a = bishop_attacks(sq, occ ^ own_queens);
                 side.add(PieceKind::Bishop, a);
-                s += w.bishop_mobility[(a & area).count_ones() as usize];
+                acc.add(us, &w.bishop_mobility[(a & area).count_ones() as usize], 1);
                 let same_colour = if sq.bb() & DARK_SQUARES != 0 {
                     DARK_SQUARES
                 } else {
                     !DARK_SQUARES
                 };
-                s += w.bishop_bad_pawns * (own_pawns & same_colour).count_ones() as i32;
+                let bad = (own_pawns & same_colour).count_ones() as i32;
+                if bad != 0 {
+                    acc.add(us, &w.bishop_bad_pawns, bad);
+                }
                 if a & zone != 0 {
                     side.king_attackers += 1;
                     side.king_units += w.king_attack[2].0 + 4 * (a & zone).count_ones() as i32;
@@ -323,17 +407,17 @@ impl Evaluator<Board> for ChessEval {
             for sq in squares(b.pieces(us, PieceKind::Rook)) {
                 let a = rook_attacks(sq, occ ^ own_queens ^ b.pieces(us, PieceKind::Rook));
                 side.add(PieceKind::Rook, a);
-                s += w.rook_mobility[(a & area).count_ones() as usize];
+                acc.add(us, &w.rook_mobility[(a & area).count_ones() as usize], 1);
                 let file = file_bb(sq.file());
                 if own_pawns & file == 0 {
-                    s += if their_pawns & file == 0 {
-                        w.rook_open
+                    if their_pawns & file == 0 {
+                        acc.add(us, &w.rook_open, 1);
                     } else {
-                        w.rook_semi_open
-                    };
+                        acc.add(us, &w.rook_semi_open, 1);
+                    }
                 }
                 if rel_rank(sq, us) == 6 {
-                    s += w.rook_seventh;
+                    acc.add(us, &w.rook_seventh, 1);
                 }
                 if a & zone != 0 {
                     side.king_attackers += 1;
@@ -343,7 +427,7 @@ impl Evaluator<Board> for ChessEval {
             for sq in squares(own_queens) {
                 let a = queen_attacks(sq, occ);
                 side.add(PieceKind::Queen, a);
-                s += w.queen_mobility[(a & area).count_ones() as usize];
+                acc.add(us, &w.queen_mobility[(a & area).count_ones() as usize], 1);
                 if a & zone != 0 {
                     side.king_attackers += 1;
                     side.king_units += w.king_attack[4].0 + 4 * (a & zone).count_ones() as i32;
@@ -351,15 +435,13 @@ impl Evaluator<Board> for ChessEval {
             }
             side.add(PieceKind::King, king_attacks(b.king_square(us)));
             if b.pieces(us, PieceKind::Bishop).count_ones() >= 2 {
-                s += w.bishop_pair;
+                acc.add(us, &w.bishop_pair, 1);
             }
-            piece_score[u] = s;
         }
 
         for us in Color::BOTH {
             let them = !us;
             let (u, t) = (us.index(), them.index());
-            let mut s = piece_score[u];
             let their_king = b.king_square(them);
             let their_pawns = b.pieces(them, PieceKind::Pawn);
 
@@ -377,26 +459,38 @@ impl Evaluator<Board> for ChessEval {
                 }
                 let k = kind.index();
                 let defended = sides[t].all;
-                s += w.threat_by_pawn[k] * (targets & pawn_att[u]).count_ones() as i32;
+                let by_pawn = (targets & pawn_att[u]).count_ones() as i32;
+                if by_pawn != 0 {
+                    acc.add(us, &w.threat_by_pawn[k], by_pawn);
+                }
                 let minors = sides[u].by_kind[1] | sides[u].by_kind[2];
                 let weak = if kind == PieceKind::Pawn {
                     targets & !defended
                 } else {
                     targets
                 };
-                s += w.threat_by_minor[k] * (weak & minors).count_ones() as i32;
+                let by_minor = (weak & minors).count_ones() as i32;
+                if by_minor != 0 {
+                    acc.add(us, &w.threat_by_minor[k], by_minor);
+                }
                 let rook_targets = if kind == PieceKind::Queen {
                     targets
                 } else {
                     targets & !defended
                 };
-                s += w.threat_by_rook[k] * (rook_targets & sides[u].by_kind[3]).count_ones() as i32;
+                let by_rook = (rook_targets & sides[u].by_kind[3]).count_ones() as i32;
+                if by_rook != 0 {
+                    acc.add(us, &w.threat_by_rook[k], by_rook);
+                }
                 if kind != PieceKind::Pawn {
-                    s += w.hanging * (targets & sides[u].all & !defended).count_ones() as i32;
+                    let hanging = (targets & sides[u].all & !defended).count_ones() as i32;
+                    if hanging != 0 {
+                        acc.add(us, &w.hanging, hanging);
+                    }
                 }
             }
 
-            // King danger for them.
+            // King danger for them: quadratic in the attack units, so a fixed value here.
             let ksq = their_king;
             let zone = m.king_zone[t][ksq.index()];
             let attackers = sides[u].king_attackers;
@@ -431,7 +525,7 @@ impl Evaluator<Board> for ChessEval {
                     units /= 2;
                 }
                 let danger = (units.max(0) * units.max(0) / DANGER_DIV).min(1500);
-                s += S(danger, danger / 8);
+                acc.fixed(us, S(danger, danger / 8));
             }
 
             // Our king's pawn shelter (midgame).
@@ -453,36 +547,45 @@ impl Evaluator<Board> for ChessEval {
                         (rel_rank(nearest, us) as i32 - rel_rank(ksq_own, us) as i32).clamp(1, 7);
                     d as usize
                 };
-                s += w.shelter[idx];
+                acc.add(us, &w.shelter[idx], 1);
                 if own_pawns & file == 0 {
-                    s += w.king_open_file;
+                    acc.add(us, &w.king_open_file, 1);
                     if their_pawns & file == 0 {
-                        s += w.king_open_file;
+                        acc.add(us, &w.king_open_file, 1);
                     }
                 }
             }
 
             // Passed pawns, with pieces and kings on the board.
-            for sq in squares(pe.passed[u]) {
+            for sq in squares(passed[u]) {
                 let r = rel_rank(sq, us);
                 let stop = push(sq.bb(), us);
                 if stop & b.occupied() == 0 && stop & sides[t].all == 0 {
-                    s += w.passed_free[r];
+                    acc.add(us, &w.passed_free[r], 1);
                 }
                 if stop != 0 {
                     let st = stop.trailing_zeros() as usize;
-                    s += w.passed_own_king[r] * m.distance[ksq_own.index()][st];
-                    s += w.passed_their_king[r] * m.distance[ksq.index()][st];
+                    let own = m.distance[ksq_own.index()][st];
+                    if own != 0 {
+                        acc.add(us, &w.passed_own_king[r], own);
+                    }
+                    let their = m.distance[ksq.index()][st];
+                    if their != 0 {
+                        acc.add(us, &w.passed_their_king[r], their);
+                    }
                 }
             }
-
-            if us == Color::White {
-                total += s;
-            } else {
-                total -= s;
-            }
         }
+    }
+}
 
+impl Evaluator<Board> for ChessEval {
+    fn evaluate(&mut self, b: &Board) -> i32 {
+        let mut acc = Plain::default();
+        self.terms(b, &mut acc);
+        let total = acc.total();
+        let w = &*self.w;
+        let phase = b.phase();
         let stm = b.turn();
         let mut mg = total.0;
         let mut eg = total.1;
@@ -504,6 +607,54 @@ impl Evaluator<Board> for ChessEval {
         } else {
             -v
         }
+    }
+}
+
+impl LinearEval<Board> for ChessEval {
+    fn weight_list(&self) -> Vec<WeightInfo> {
+        let mut out = Vec::new();
+        (*self.w).clone().visit_mut(|name, index, s| {
+            out.push(WeightInfo {
+                name,
+                index,
+                mg: s.0,
+                eg: s.1,
+            })
+        });
+        out
+    }
+
+    fn with_weights(&self, values: &[(i32, i32)]) -> Result<ChessEval, String> {
+        let w = Weights::from_flat(&self.w, values)?;
+        Ok(ChessEval::new(Arc::new(w)))
+    }
+
+    /// The same sum as `evaluate`, with the blend folded into each weight's coefficients:
+    /// the drawish scaling (decided by the current weights' endgame sum) applies to every
+    /// term's endgame half but the tempo's; king danger and mop-up are the constant.
+    fn linear_form(&mut self, b: &Board) -> LinearForm {
+        let mut t = Tracer::new(&self.w);
+        self.terms(b, &mut t);
+        let total = t.total();
+        let phase = b.phase() as f32;
+        let scale = endgame_scale(b, total.1) as f32 / 64.0;
+        let shrink = (200 - b.halfmove_clock().min(100) as i32) as f32 / 200.0;
+        let mg_f = phase / 24.0 * shrink;
+        let eg_f = (24.0 - phase) / 24.0 * shrink;
+        let mut f = FormBuilder::new();
+        for &(index, n) in &t.counts {
+            f.term(index, n as f32 * mg_f, n as f32 * scale * eg_f);
+        }
+        let sign = if b.turn() == Color::White { 1.0 } else { -1.0 };
+        let tempo = Weights::flat_index(t.base, &self.w.tempo);
+        f.term(tempo, sign * mg_f, sign * eg_f);
+        f.constant(t.fixed.0 as f32 * mg_f + t.fixed.1 as f32 * scale * eg_f);
+        f.constant(mop_up(b) as f32 * eg_f);
+        f.build()
+    }
+
+    fn weights_source(&self, doc: &str) -> String {
+        self.w.tuned_source(doc)
     }
 }
 
@@ -708,5 +859,144 @@ mod tests {
         let centre = eval("8/8/8/4k3/8/8/8/1R2K3 w - - 0 1");
         let corner = eval("k7/8/8/8/8/8/8/1R2K3 w - - 0 1");
         assert!(corner > centre, "{corner} vs {centre}");
+    }
+
+    /// Positions from random games (some captures, promotions, bare kings), seeded.
+    fn random_positions(count: usize, seed: u64) -> Vec<Board> {
+        use crate::game::{GenKind, MoveList, Position};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut b = Board::start();
+            for _ in 0..rng.gen_range(0..160) {
+                let mut moves = MoveList::new();
+                b.generate(GenKind::All, &mut moves);
+                let legal: Vec<_> = moves.iter().copied().filter(|&m| b.is_legal(m)).collect();
+                if legal.is_empty() {
+                    break;
+                }
+                // Prefer captures, so material comes off and endgames appear.
+                let noisy: Vec<_> = legal.iter().copied().filter(|&m| b.is_noisy(m)).collect();
+                let m = if !noisy.is_empty() && rng.gen_bool(0.7) {
+                    noisy[rng.gen_range(0..noisy.len())]
+                } else {
+                    legal[rng.gen_range(0..legal.len())]
+                };
+                b.make(m);
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    #[test]
+    fn flat_indices_follow_the_visit_order() {
+        let w = Weights::default();
+        let base = &w as *const Weights as usize;
+        let mut expected = 0;
+        let mut copy = w.clone();
+        let mut names = Vec::new();
+        copy.visit_mut(|name, i, _| names.push((name, i)));
+        assert_eq!(
+            std::mem::size_of::<Weights>(),
+            names.len() * std::mem::size_of::<S>()
+        );
+        for (name, i) in names {
+            let field: &S = match name {
+                "material" => &w.material[i],
+                "pst" => &w.pst[i / 64][i % 64],
+                "knight_mobility" => &w.knight_mobility[i],
+                "tempo" => &w.tempo,
+                "isolated" => &w.isolated,
+                "shelter" => &w.shelter[i],
+                "threat_by_rook" => &w.threat_by_rook[i],
+                "king_open_file" => &w.king_open_file,
+                _ => {
+                    expected += 1;
+                    continue;
+                }
+            };
+            assert_eq!(Weights::flat_index(base, field), expected, "{name}[{i}]");
+            expected += 1;
+        }
+    }
+
+    #[test]
+    fn the_linear_form_reproduces_the_evaluation() {
+        let mut boards = random_positions(600, 7);
+        boards.extend(POSITIONS.iter().map(|f| Board::from_text(f).unwrap()));
+        for w in [Weights::default(), Weights::geometric(), Weights::fitted()] {
+            let mut e = ChessEval::new(Arc::new(w.clone()));
+            let flat: Vec<(f32, f32)> = e
+                .weight_list()
+                .iter()
+                .map(|x| (x.mg as f32, x.eg as f32))
+                .collect();
+            let mut worst = 0f32;
+            for b in &boards {
+                let form = e.linear_form(b);
+                let linear = form.value(&flat);
+                let exact = e.white_view(b) as f32;
+                // Three integer divisions (scaling, blend, 50-move shrink) round towards zero.
+                assert!(
+                    (linear - exact).abs() < 3.0,
+                    "{}: linear {linear} exact {exact}",
+                    b.to_text()
+                );
+                worst = worst.max((linear - exact).abs());
+            }
+            assert!(
+                worst > 0.0,
+                "rounding never showed: is the form compared at all?"
+            );
+        }
+    }
+
+    #[test]
+    fn the_linear_form_follows_changed_weights() {
+        // Change every weight pair and compare the form (built once) with the evaluation under
+        // the new table: the form must be linear in the weights, not tied to their values.
+        let boards = random_positions(200, 11);
+        let mut base = ChessEval::default();
+        let infos = base.weight_list();
+        let changed: Vec<(i32, i32)> = infos
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x.mg + (i as i32 % 7) - 3, x.eg + (i as i32 % 5) - 2))
+            .collect();
+        let mut other = base.with_weights(&changed).unwrap();
+        let flat: Vec<(f32, f32)> = changed.iter().map(|&(a, b)| (a as f32, b as f32)).collect();
+        let mut same_scale = 0;
+        for b in &boards {
+            let form = base.linear_form(b);
+            // The drawish scaling and king danger are fixed at the first table's values, so
+            // compare where neither moved.
+            let mut t = Tracer::new(other.weights());
+            other.terms(b, &mut t);
+            let mut t0 = Tracer::new(base.weights());
+            base.terms(b, &mut t0);
+            if endgame_scale(b, t.total().1) != endgame_scale(b, t0.total().1)
+                || t.fixed != t0.fixed
+            {
+                continue;
+            }
+            same_scale += 1;
+            let exact = other.white_view(b) as f32;
+            assert!((form.value(&flat) - exact).abs() < 3.0, "{}", b.to_text());
+        }
+        assert!(same_scale > 100);
+    }
+
+    #[test]
+    fn weights_round_trip_through_the_flat_list() {
+        let e = ChessEval::new(Arc::new(Weights::fitted()));
+        let flat: Vec<(i32, i32)> = e.weight_list().iter().map(|x| (x.mg, x.eg)).collect();
+        let again = e.with_weights(&flat).unwrap();
+        assert_eq!(*again.weights(), Weights::fitted());
+        assert!(e.with_weights(&flat[1..]).is_err());
+        let src = Weights::fitted().tuned_source("test");
+        assert!(src.contains("pub fn tuned() -> Weights"));
+        assert!(src.contains("bishop_pair: S(31, 61),"));
     }
 }

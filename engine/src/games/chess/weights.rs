@@ -13,6 +13,7 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// A midgame/endgame pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct S(pub i32, pub i32);
 
 impl Add for S {
@@ -59,7 +60,12 @@ impl Mul<i32> for S {
 }
 
 /// The evaluation's weights.
+///
+/// `repr(C)` with nothing but pairs and arrays of pairs, declared in [`Weights::visit_mut`]'s
+/// order: the table is laid out as one flat array of [`S`], so a field's address gives its
+/// flat index ([`Weights::flat_index`]), which is how the evaluation's tracer names weights.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct Weights {
     /// Pawn, knight, bishop, rook, queen.
     pub material: [S; 5],
@@ -444,5 +450,82 @@ impl Weights {
             king_open_file: S(-5, -18),
             tempo: S(54, 29),
         }
+    }
+}
+
+impl Weights {
+    /// The flat index (in [`visit_mut`](Weights::visit_mut) order) of `field`, a pair inside
+    /// the table whose address is `base`.
+    #[inline]
+    pub fn flat_index(base: usize, field: &S) -> usize {
+        let at = field as *const S as usize;
+        debug_assert!(at >= base && at < base + std::mem::size_of::<Weights>());
+        (at - base) / std::mem::size_of::<S>()
+    }
+
+    /// `base` with every pair replaced by `values`, in [`visit_mut`](Weights::visit_mut) order.
+    pub fn from_flat(base: &Weights, values: &[(i32, i32)]) -> Result<Weights, String> {
+        let mut w = base.clone();
+        let n = w.len();
+        if values.len() != n {
+            return Err(format!(
+                "the chess table has {n} weight pairs, not {}",
+                values.len()
+            ));
+        }
+        let mut i = 0;
+        w.visit_mut(|_, _, s| {
+            *s = S(values[i].0, values[i].1);
+            i += 1;
+        });
+        Ok(w)
+    }
+
+    /// The table as the Rust source of `engine/src/games/chess/tuned.rs`: a function
+    /// `Weights::tuned()` returning it, with `doc` in the module documentation.
+    pub fn tuned_source(&self, doc: &str) -> String {
+        let mut groups: Vec<(&'static str, Vec<S>)> = Vec::new();
+        self.clone()
+            .visit_mut(|name, _, s| match groups.last_mut() {
+                Some((n, v)) if *n == name => v.push(*s),
+                _ => groups.push((name, vec![*s])),
+            });
+        let list = |v: &[S]| {
+            v.iter()
+                .map(|s| format!("S({}, {})", s.0, s.1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut out = String::new();
+        out.push_str("//! The chess evaluation's weights fitted by `tetrarch-tune texel`.\n//!\n");
+        for line in doc.lines() {
+            out.push_str(format!("//! {line}").trim_end());
+            out.push('\n');
+        }
+        out.push_str("//!\n//! Generated: regenerate with the tuner rather than edit by hand.\n\n");
+        out.push_str("use super::weights::{Weights, S};\n\nimpl Weights {\n");
+        out.push_str(
+            "    /// The table fitted to self-play results (see the module documentation).\n",
+        );
+        out.push_str("    #[rustfmt::skip]\n    pub fn tuned() -> Weights {\n        Weights {\n");
+        for (name, v) in &groups {
+            if *name == "pst" {
+                out.push_str("            pst: [\n");
+                for table in v.chunks(64) {
+                    out.push_str("                [\n");
+                    for row in table.chunks(8) {
+                        out.push_str(&format!("                    {},\n", list(row)));
+                    }
+                    out.push_str("                ],\n");
+                }
+                out.push_str("            ],\n");
+            } else if v.len() == 1 {
+                out.push_str(&format!("            {name}: S({}, {}),\n", v[0].0, v[0].1));
+            } else {
+                out.push_str(&format!("            {name}: [{}],\n", list(v)));
+            }
+        }
+        out.push_str("        }\n    }\n}\n");
+        out
     }
 }
