@@ -1,15 +1,28 @@
-//! `tetrarch-tune`: the match runner (and, later, the tuners).
+//! `tetrarch-tune`: the match runner, self-play data generation and the tuners.
 //!
-//! Scheme: the first argument names the tool; `match` takes cutechess-cli-style options (see
-//! `tetrarch-tune match -help`), runs the match and prints its report on stdout, with the live
-//! progress line on stderr.
+//! Scheme: the first argument names the tool; each takes cutechess-cli-style options (see
+//! `tetrarch-tune <tool> -help`). `match` runs a match and prints its report on stdout, with
+//! the live progress line on stderr; `datagen` writes self-play positions; `texel` fits the
+//! evaluation's weights to them; `spsa` tunes search parameters by playing games.
 
 use std::process::ExitCode;
 
 use tetrarch_tuning::match_runner::{cli, runner};
+use tetrarch_tuning::{commands, spsa};
 
-const USAGE: &str =
-    "Usage: tetrarch-tune match [OPTIONS]   (tetrarch-tune match -help for the options)";
+const USAGE: &str = "Usage: tetrarch-tune <match|datagen|texel|spsa> [OPTIONS]   \
+                     (tetrarch-tune <tool> -help for the options)";
+
+/// Runs a tool that reports errors as text: exit 2 for usage errors is not told apart here.
+fn report(tool: &str, result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("tetrarch-tune {tool}: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +51,9 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("datagen") => report("datagen", commands::datagen(&args[1..])),
+        Some("texel") => report("texel", commands::texel_cmd(&args[1..])),
+        Some("spsa") => report("spsa", spsa::main(&args[1..])),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
