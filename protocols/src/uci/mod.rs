@@ -11,6 +11,7 @@
 
 mod chess;
 mod format;
+mod genfens;
 mod options;
 mod session;
 #[cfg(test)]
@@ -22,7 +23,7 @@ use session::{Driver, Game};
 
 pub use chess::Chess;
 
-const COMMANDS: [&str; 13] = [
+const COMMANDS: [&str; 14] = [
     "uci",
     "isready",
     "setoption",
@@ -36,6 +37,7 @@ const COMMANDS: [&str; 13] = [
     "register",
     "d",
     "eval",
+    "genfens",
 ];
 
 /// Runs a UCI session until `quit` or end of input. `first` is a line already read.
@@ -156,6 +158,12 @@ impl Uci {
                 let v = self.driver().static_eval();
                 self.out
                     .line(&format!("info string static eval {v} (side to move)"));
+            }
+            "genfens" => {
+                let (options, out) = (self.options.clone(), self.out.clone());
+                if let Err(e) = self.driver().genfens(rest, &options, &out) {
+                    self.error(&e);
+                }
             }
             _ => self.error(&format!("'{cmd}' is not supported")),
         }

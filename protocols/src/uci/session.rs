@@ -53,6 +53,11 @@ pub trait Driver {
     fn position_text(&self) -> String;
     /// The static evaluation of the current position, side to move's view (for `eval`).
     fn static_eval(&self) -> i32;
+    /// Answers OpenBench's `genfens` (see `genfens.rs`); the session's engine is untouched.
+    fn genfens(&mut self, args: &str, options: &Values, out: &Output) -> Result<(), String> {
+        let _ = (args, options, out);
+        Err("genfens is not supported for this game".into())
+    }
 }
 
 pub struct Game<G: UciGame> {
@@ -243,5 +248,9 @@ impl<G: UciGame> Driver for Game<G> {
 
     fn static_eval(&self) -> i32 {
         G::Eval::default().evaluate(self.engine.position())
+    }
+
+    fn genfens(&mut self, args: &str, options: &Values, out: &Output) -> Result<(), String> {
+        super::genfens::run::<G>(args, options, out)
     }
 }
