@@ -4,10 +4,13 @@
 //! term adds a count times a midgame/endgame weight pair, and the two halves are blended by the
 //! game phase. For one position, [`LinearForm`] holds that function explicitly: per weight pair
 //! the coefficient of its midgame and of its endgame half (the phase blend, drawish scaling and
-//! any final factor folded in), plus a constant for the parts no tunable weight moves (a
-//! quadratic king-danger term, mop-up). So `form.value(weights)` is the evaluation under any
-//! other table, up to integer rounding, and a tuner extracts the forms once and then fits the
-//! table by gradient descent without running the evaluation again. An evaluator offers this
+//! any final factor folded in), plus a constant for the parts no tunable weight moves (mop-up).
+//! King danger, quadratic in attack units that are themselves a weighted count, is the one
+//! non-linear part an evaluation may state too: a [`Quadratic`] term `factor * min(cap,
+//! max(0, units)^2 / div)` whose units are linear in some weights' midgame halves. So
+//! `form.value(weights)` is the evaluation under any other table, up to integer rounding, and
+//! a tuner extracts the forms once and then fits the table by gradient descent without running
+//! the evaluation again. An evaluator offers this
 //! through [`LinearEval`], next to `Evaluator::evaluate`; its tests check that the form
 //! reproduces `evaluate`. Values are from the first player's view (White, Red), as game results
 //! are recorded.
@@ -25,13 +28,46 @@ pub struct Term {
     pub eg: f32,
 }
 
-/// A position's evaluation as a linear function of the weights.
+/// A term quadratic in attack units: `factor * min(cap, max(0, units)^2 / div)`, where
+/// `units = constant + sum(coefficient * midgame half of the weight)`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Quadratic {
+    /// (weight index, coefficient of its midgame half).
+    pub units: Vec<(u32, f32)>,
+    pub constant: f32,
+    pub div: f32,
+    pub cap: f32,
+    /// The square's weight in the evaluation (sign, blend and scaling folded in).
+    pub factor: f32,
+}
+
+impl Quadratic {
+    /// The attack units under `weights`.
+    pub fn units(&self, weights: &[(f32, f32)]) -> f32 {
+        self.constant
+            + self
+                .units
+                .iter()
+                .map(|&(i, c)| c * weights[i as usize].0)
+                .sum::<f32>()
+    }
+
+    /// The term's value for `units`.
+    pub fn value_at(&self, units: f32) -> f32 {
+        let u = units.max(0.0);
+        self.factor * (u * u / self.div).min(self.cap)
+    }
+}
+
+/// A position's evaluation as a linear function of the weights (plus quadratic terms).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LinearForm {
     /// At most one term per weight index, in increasing index order.
     pub terms: Vec<Term>,
     /// The part of the evaluation that no tunable weight moves.
     pub constant: f32,
+    /// King-danger terms, if the evaluation has any.
+    pub quadratic: Vec<Quadratic>,
 }
 
 impl LinearForm {
@@ -46,6 +82,11 @@ impl LinearForm {
                     t.mg * mg + t.eg * eg
                 })
                 .sum::<f32>()
+            + self
+                .quadratic
+                .iter()
+                .map(|q| q.value_at(q.units(weights)))
+                .sum::<f32>()
     }
 }
 
@@ -55,6 +96,7 @@ impl LinearForm {
 pub struct FormBuilder {
     terms: Vec<Term>,
     constant: f32,
+    quadratic: Vec<Quadratic>,
 }
 
 impl FormBuilder {
@@ -76,6 +118,10 @@ impl FormBuilder {
         self.constant += value;
     }
 
+    pub fn quadratic(&mut self, q: Quadratic) {
+        self.quadratic.push(q);
+    }
+
     pub fn build(mut self) -> LinearForm {
         self.terms.sort_by_key(|t| t.index);
         let mut merged: Vec<Term> = Vec::with_capacity(self.terms.len());
@@ -92,6 +138,7 @@ impl FormBuilder {
         LinearForm {
             terms: merged,
             constant: self.constant,
+            quadratic: self.quadratic,
         }
     }
 }
@@ -147,5 +194,25 @@ mod tests {
         );
         let w = vec![(0.0, 0.0), (0.0, 0.0), (10.0, 20.0)];
         assert_eq!(f.value(&w), 3.0 + 10.0 + 20.0);
+    }
+
+    #[test]
+    fn quadratic_terms_clamp_below_and_above() {
+        let q = Quadratic {
+            units: vec![(0, 2.0)],
+            constant: -5.0,
+            div: 10.0,
+            cap: 40.0,
+            factor: -0.5,
+        };
+        assert_eq!(q.value_at(q.units(&[(1.0, 0.0)])), 0.0); // units -3: none
+        assert_eq!(q.value_at(q.units(&[(10.0, 0.0)])), -0.5 * 22.5); // units 15
+        assert_eq!(q.value_at(q.units(&[(100.0, 0.0)])), -0.5 * 40.0); // capped
+        let form = LinearForm {
+            terms: vec![],
+            constant: 1.0,
+            quadratic: vec![q],
+        };
+        assert_eq!(form.value(&[(10.0, 0.0)]), 1.0 - 11.25);
     }
 }

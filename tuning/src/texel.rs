@@ -25,6 +25,18 @@ struct Packed {
     eg: i16,
 }
 
+/// A king-danger term: `factor * min(cap, max(0, units)^2 / div)`, its units' terms at
+/// `start..end` of [`Dataset::q_units`].
+#[derive(Clone, Copy, Debug)]
+struct PackedQuad {
+    factor: f32,
+    constant: f32,
+    div: f32,
+    cap: f32,
+    start: u32,
+    end: u32,
+}
+
 /// Linear forms of many positions with their results and search scores.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
@@ -38,6 +50,11 @@ pub struct Dataset {
     constant: Vec<f32>,
     result: Vec<f32>,
     score: Vec<f32>,
+    /// Where each position's quadratic terms start in `quads` (one more than positions).
+    q_offsets: Vec<u32>,
+    quads: Vec<PackedQuad>,
+    /// (weight index, coefficient of its midgame half) of the quadratic terms' units.
+    q_units: Vec<(u16, f32)>,
 }
 
 impl Dataset {
@@ -45,6 +62,7 @@ impl Dataset {
         Dataset {
             weights,
             offsets: vec![0],
+            q_offsets: vec![0],
             ..Dataset::default()
         }
     }
@@ -70,16 +88,37 @@ impl Dataset {
         };
         let unit = |m: f32| if m > 0.0 { m / 32767.0 } else { 1.0 };
         let units = [unit(max(|t| t.mg)), unit(max(|t| t.eg))];
-        if let Some(t) = form
+        let too_big = |i: u32| i as usize >= self.weights || i > u16::MAX as u32;
+        let bad = form
             .terms
             .iter()
-            .find(|t| t.index as usize >= self.weights || t.index > u16::MAX as u32)
-        {
+            .map(|t| t.index)
+            .chain(
+                form.quadratic
+                    .iter()
+                    .flat_map(|q| q.units.iter().map(|u| u.0)),
+            )
+            .find(|&i| too_big(i));
+        if let Some(i) = bad {
             return Err(format!(
-                "weight index {} beyond the table's {} pairs",
-                t.index, self.weights
+                "weight index {i} beyond the table's {} pairs",
+                self.weights
             ));
         }
+        for q in &form.quadratic {
+            let start = self.q_units.len() as u32;
+            self.q_units
+                .extend(q.units.iter().map(|&(i, c)| (i as u16, c)));
+            self.quads.push(PackedQuad {
+                factor: q.factor,
+                constant: q.constant,
+                div: q.div,
+                cap: q.cap,
+                start,
+                end: self.q_units.len() as u32,
+            });
+        }
+        self.q_offsets.push(self.quads.len() as u32);
         for t in &form.terms {
             self.terms.push(Packed {
                 index: t.index as u16,
@@ -97,6 +136,16 @@ impl Dataset {
 
     /// Appends another set over the same table.
     pub fn append(&mut self, other: &Dataset) {
+        let qbase = self.quads.len() as u32;
+        let ubase = self.q_units.len() as u32;
+        self.q_units.extend_from_slice(&other.q_units);
+        self.quads.extend(other.quads.iter().map(|q| PackedQuad {
+            start: q.start + ubase,
+            end: q.end + ubase,
+            ..*q
+        }));
+        self.q_offsets
+            .extend(other.q_offsets[1..].iter().map(|&o| o + qbase));
         let base = self.terms.len() as u32;
         self.terms.extend_from_slice(&other.terms);
         self.offsets
@@ -118,7 +167,37 @@ impl Dataset {
             eg += t.eg as f64 * x[1];
         }
         let u = self.units[i];
-        self.constant[i] as f64 + mg * u[0] as f64 + eg * u[1] as f64
+        let mut v = self.constant[i] as f64 + mg * u[0] as f64 + eg * u[1] as f64;
+        for q in self.quads_of(i) {
+            v += q.factor as f64 * Self::square(q, self.quad_units(q, w)).0;
+        }
+        v
+    }
+
+    fn quads_of(&self, i: usize) -> &[PackedQuad] {
+        &self.quads[self.q_offsets[i] as usize..self.q_offsets[i + 1] as usize]
+    }
+
+    fn quad_units(&self, q: &PackedQuad, w: &[[f64; 2]]) -> f64 {
+        q.constant as f64
+            + self.q_units[q.start as usize..q.end as usize]
+                .iter()
+                .map(|&(j, c)| c as f64 * w[j as usize][0])
+                .sum::<f64>()
+    }
+
+    /// `min(cap, max(0, u)^2 / div)` and its slope in `u`.
+    #[inline]
+    fn square(q: &PackedQuad, u: f64) -> (f64, f64) {
+        if u <= 0.0 {
+            return (0.0, 0.0);
+        }
+        let v = u * u / q.div as f64;
+        if v >= q.cap as f64 {
+            (q.cap as f64, 0.0)
+        } else {
+            (v, 2.0 * u / q.div as f64)
+        }
     }
 
     /// Which weights appear in some position.
@@ -126,6 +205,9 @@ impl Dataset {
         let mut a = vec![false; self.weights];
         for t in &self.terms {
             a[t.index as usize] = true;
+        }
+        for &(j, _) in &self.q_units {
+            a[j as usize] = true;
         }
         a
     }
@@ -188,6 +270,15 @@ fn pass(
                                 let x = &mut g[term.index as usize];
                                 x[0] += dm * term.mg as f64;
                                 x[1] += de * term.eg as f64;
+                            }
+                            for q in ds.quads_of(i) {
+                                let slope = Dataset::square(q, ds.quad_units(q, w)).1;
+                                if slope != 0.0 {
+                                    let dq = d * q.factor as f64 * slope;
+                                    for &(j, c) in &ds.q_units[q.start as usize..q.end as usize] {
+                                        g[j as usize][0] += dq * c as f64;
+                                    }
+                                }
                             }
                         }
                     }
@@ -503,5 +594,55 @@ mod tests {
         let mut bad = FormBuilder::new();
         bad.term(9, 1.0, 1.0);
         assert!(ds.push(&bad.build(), 0.5, 0.0).is_err());
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        use tetrarch::linear::Quadratic;
+        let mut rng = SmallRng::seed_from_u64(4);
+        let mut ds = Dataset::new(5);
+        for _ in 0..300 {
+            let mut f = FormBuilder::new();
+            for j in 0..3 {
+                f.term(j, rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0));
+            }
+            f.quadratic(Quadratic {
+                units: vec![(3, rng.gen_range(0.0..3.0)), (4, rng.gen_range(0.0..2.0))],
+                constant: rng.gen_range(-30.0..30.0),
+                div: 50.0,
+                cap: 300.0,
+                factor: rng.gen_range(-1.0..1.0),
+            });
+            ds.push(&f.build(), rng.gen_range(0.0..1.0), 0.0).unwrap();
+        }
+        let w = vec![
+            [30.0, -20.0],
+            [5.0, 50.0],
+            [-40.0, 10.0],
+            [25.0, 0.0],
+            [12.0, 0.0],
+        ];
+        let k = 0.01;
+        let t = ds.targets(k, 1.0);
+        let mut g = vec![[0.0; 2]; 5];
+        pass(&ds, &t, &w, k, Some(&mut g), 2);
+        let n = ds.len() as f64;
+        for j in 0..5 {
+            for h in 0..2 {
+                let h_ = 1e-4;
+                let (mut up, mut down) = (w.clone(), w.clone());
+                up[j][h] += h_;
+                down[j][h] -= h_;
+                let numeric = (pass(&ds, &t, &up, k, None, 1) - pass(&ds, &t, &down, k, None, 1))
+                    / (2.0 * h_);
+                let analytic = g[j][h] / n;
+                assert!(
+                    (numeric - analytic).abs() <= 1e-6 + 1e-3 * analytic.abs(),
+                    "weight {j} half {h}: numeric {numeric}, analytic {analytic}"
+                );
+            }
+        }
+        // The quadratic terms' units weights did get a gradient.
+        assert!(g[3][0] != 0.0 && g[4][0] != 0.0 && g[3][1] == 0.0);
     }
 }

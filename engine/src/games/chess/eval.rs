@@ -21,9 +21,9 @@ use super::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks
 use super::bitboard::{file_bb, squares, Bitboard, DARK_SQUARES, FILE_A, FILE_H};
 use super::board::Board;
 use super::types::{Color, PieceKind, Square};
-use super::weights::{Weights, DANGER_DIV, S};
+use super::weights::{Weights, DANGER_CAP, DANGER_DIV, S};
 use crate::game::Evaluator;
-use crate::linear::{FormBuilder, LinearEval, LinearForm, WeightInfo};
+use crate::linear::{FormBuilder, LinearEval, LinearForm, Quadratic, WeightInfo};
 
 const PAWN_CACHE: usize = 1 << 14;
 
@@ -241,6 +241,18 @@ trait Sink {
     fn add(&mut self, color: Color, w: &S, count: i32);
     /// Adds a value that no tunable weight moves, for `color`.
     fn fixed(&mut self, color: Color, s: S);
+    /// Notes `count` times the midgame half of `w` plus `extra` in the attack units of
+    /// `color` against the enemy king. Play sums the units itself; only the tracer records.
+    #[inline(always)]
+    fn unit(&mut self, _color: Color, _w: &S, _count: i32, _extra: i32) {}
+    /// Adds `color`'s king danger `value`, computed from the units noted (halved when
+    /// `halved`), or, with `None`, forgets them (too few attackers).
+    #[inline(always)]
+    fn danger(&mut self, color: Color, _halved: bool, value: Option<S>) {
+        if let Some(v) = value {
+            self.fixed(color, v);
+        }
+    }
     /// The sum so far, from White's view.
     fn total(&self) -> S;
 }
@@ -268,14 +280,27 @@ impl Sink for Plain {
     }
 }
 
-/// The sink of tuning: the running sum, plus each weight's count (White's less Black's) and
-/// the fixed part.
+/// One side's king-danger term as the tracer saw it.
+struct DangerTrace {
+    /// 1 for White's attack, -1 for Black's.
+    sign: i32,
+    halved: bool,
+    /// (flat index, count) of the unit weights' midgame halves, and the plain units.
+    units: Vec<(usize, i32)>,
+    extra: i32,
+}
+
+/// The sink of tuning: the running sum, plus each weight's count (White's less Black's), the
+/// king-danger units and the fixed part.
 struct Tracer {
     /// Address of the table, to turn a field reference into its flat index.
     base: usize,
     sum: S,
     fixed: S,
     counts: Vec<(usize, i32)>,
+    /// Units noted per attacking colour, not yet turned into danger.
+    pending: [(Vec<(usize, i32)>, i32); 2],
+    dangers: Vec<DangerTrace>,
 }
 
 impl Tracer {
@@ -285,6 +310,8 @@ impl Tracer {
             sum: S(0, 0),
             fixed: S(0, 0),
             counts: Vec::with_capacity(128),
+            pending: Default::default(),
+            dangers: Vec::new(),
         }
     }
 }
@@ -304,6 +331,26 @@ impl Sink for Tracer {
     }
     fn total(&self) -> S {
         self.sum
+    }
+    fn unit(&mut self, color: Color, w: &S, count: i32, extra: i32) {
+        let p = &mut self.pending[color.index()];
+        if count != 0 {
+            p.0.push((Weights::flat_index(self.base, w), count));
+        }
+        p.1 += extra;
+    }
+    fn danger(&mut self, color: Color, halved: bool, value: Option<S>) {
+        let (units, extra) = std::mem::take(&mut self.pending[color.index()]);
+        if let Some(v) = value {
+            let sign = if color == Color::White { 1 } else { -1 };
+            self.sum += v * sign;
+            self.dangers.push(DangerTrace {
+                sign,
+                halved,
+                units,
+                extra,
+            });
+        }
     }
 }
 
@@ -383,7 +430,9 @@ impl ChessEval {
                 }
                 if a & zone != 0 {
                     side.king_attackers += 1;
-                    side.king_units += w.king_attack[1].0 + 4 * (a & zone).count_ones() as i32;
+                    let reach = 4 * (a & zone).count_ones() as i32;
+                    side.king_units += w.king_attack[1].0 + reach;
+                    acc.unit(us, &w.king_attack[1], 1, reach);
                 }
             }
             for sq in squares(b.pieces(us, PieceKind::Bishop)) {
@@ -401,7 +450,9 @@ impl ChessEval {
                 }
                 if a & zone != 0 {
                     side.king_attackers += 1;
-                    side.king_units += w.king_attack[2].0 + 4 * (a & zone).count_ones() as i32;
+                    let reach = 4 * (a & zone).count_ones() as i32;
+                    side.king_units += w.king_attack[2].0 + reach;
+                    acc.unit(us, &w.king_attack[2], 1, reach);
                 }
             }
             for sq in squares(b.pieces(us, PieceKind::Rook)) {
@@ -421,7 +472,9 @@ impl ChessEval {
                 }
                 if a & zone != 0 {
                     side.king_attackers += 1;
-                    side.king_units += w.king_attack[3].0 + 4 * (a & zone).count_ones() as i32;
+                    let reach = 4 * (a & zone).count_ones() as i32;
+                    side.king_units += w.king_attack[3].0 + reach;
+                    acc.unit(us, &w.king_attack[3], 1, reach);
                 }
             }
             for sq in squares(own_queens) {
@@ -430,7 +483,9 @@ impl ChessEval {
                 acc.add(us, &w.queen_mobility[(a & area).count_ones() as usize], 1);
                 if a & zone != 0 {
                     side.king_attackers += 1;
-                    side.king_units += w.king_attack[4].0 + 4 * (a & zone).count_ones() as i32;
+                    let reach = 4 * (a & zone).count_ones() as i32;
+                    side.king_units += w.king_attack[4].0 + reach;
+                    acc.unit(us, &w.king_attack[4], 1, reach);
                 }
             }
             side.add(PieceKind::King, king_attacks(b.king_square(us)));
@@ -490,7 +545,7 @@ impl ChessEval {
                 }
             }
 
-            // King danger for them: quadratic in the attack units, so a fixed value here.
+            // King danger for them: quadratic in the attack units.
             let ksq = their_king;
             let zone = m.king_zone[t][ksq.index()];
             let attackers = sides[u].king_attackers;
@@ -503,29 +558,27 @@ impl ChessEval {
                 let rook_lines = rook_attacks(ksq, occ);
                 let bishop_lines = bishop_attacks(ksq, occ);
                 let mut units = sides[u].king_units;
-                units += w.safe_check[1].0
-                    * (knight_attacks(ksq) & sides[u].by_kind[1] & safe)
-                        .count_ones()
-                        .min(2) as i32;
-                units += w.safe_check[2].0
-                    * (bishop_lines & sides[u].by_kind[2] & safe)
-                        .count_ones()
-                        .min(2) as i32;
-                units += w.safe_check[3].0
-                    * (rook_lines & sides[u].by_kind[3] & safe)
-                        .count_ones()
-                        .min(2) as i32;
-                units += w.safe_check[4].0
-                    * ((rook_lines | bishop_lines) & sides[u].by_kind[4] & safe)
-                        .count_ones()
-                        .min(2) as i32;
-                let weak = zone & sides[u].all & !sides[t].double & !pawn_att[t];
-                units += w.king_zone_weak.0 * weak.count_ones() as i32;
+                let checks = [
+                    knight_attacks(ksq) & sides[u].by_kind[1],
+                    bishop_lines & sides[u].by_kind[2],
+                    rook_lines & sides[u].by_kind[3],
+                    (rook_lines | bishop_lines) & sides[u].by_kind[4],
+                ];
+                for (i, from) in checks.iter().enumerate() {
+                    let n = (from & safe).count_ones().min(2) as i32;
+                    units += w.safe_check[i + 1].0 * n;
+                    acc.unit(us, &w.safe_check[i + 1], n, 0);
+                }
+                let weak = (zone & sides[u].all & !sides[t].double & !pawn_att[t]).count_ones();
+                units += w.king_zone_weak.0 * weak as i32;
+                acc.unit(us, &w.king_zone_weak, weak as i32, 0);
                 if !has_queen {
                     units /= 2;
                 }
-                let danger = (units.max(0) * units.max(0) / DANGER_DIV).min(1500);
-                acc.fixed(us, S(danger, danger / 8));
+                let danger = (units.max(0) * units.max(0) / DANGER_DIV).min(DANGER_CAP);
+                acc.danger(us, !has_queen, Some(S(danger, danger / 8)));
+            } else {
+                acc.danger(us, false, None);
             }
 
             // Our king's pawn shelter (midgame).
@@ -631,7 +684,8 @@ impl LinearEval<Board> for ChessEval {
 
     /// The same sum as `evaluate`, with the blend folded into each weight's coefficients:
     /// the drawish scaling (decided by the current weights' endgame sum) applies to every
-    /// term's endgame half but the tempo's; king danger and mop-up are the constant.
+    /// term's endgame half but the tempo's; mop-up is the constant; king danger is a quadratic
+    /// term over the unit weights' midgame halves.
     fn linear_form(&mut self, b: &Board) -> LinearForm {
         let mut t = Tracer::new(&self.w);
         self.terms(b, &mut t);
@@ -650,6 +704,21 @@ impl LinearEval<Board> for ChessEval {
         f.term(tempo, sign * mg_f, sign * eg_f);
         f.constant(t.fixed.0 as f32 * mg_f + t.fixed.1 as f32 * scale * eg_f);
         f.constant(mop_up(b) as f32 * eg_f);
+        for d in &t.dangers {
+            // S(danger, danger / 8), with the units halved without a queen.
+            let h = if d.halved { 0.5 } else { 1.0 };
+            f.quadratic(Quadratic {
+                units: d
+                    .units
+                    .iter()
+                    .map(|&(i, n)| (i as u32, n as f32 * h))
+                    .collect(),
+                constant: d.extra as f32 * h,
+                div: DANGER_DIV as f32,
+                cap: DANGER_CAP as f32,
+                factor: d.sign as f32 * (mg_f + scale * eg_f / 8.0),
+            });
+        }
         f.build()
     }
 
@@ -934,11 +1003,14 @@ mod tests {
                 .map(|x| (x.mg as f32, x.eg as f32))
                 .collect();
             let mut worst = 0f32;
+            let mut dangerous = 0;
             for b in &boards {
                 let form = e.linear_form(b);
+                dangerous += !form.quadratic.is_empty() as usize;
                 let linear = form.value(&flat);
                 let exact = e.white_view(b) as f32;
-                // Three integer divisions (scaling, blend, 50-move shrink) round towards zero.
+                // Integer divisions (scaling, blend, 50-move shrink, king danger) round towards
+                // zero.
                 assert!(
                     (linear - exact).abs() < 3.0,
                     "{}: linear {linear} exact {exact}",
@@ -950,6 +1022,7 @@ mod tests {
                 worst > 0.0,
                 "rounding never showed: is the form compared at all?"
             );
+            assert!(dangerous > 50, "king danger in only {dangerous} positions");
         }
     }
 
@@ -968,6 +1041,7 @@ mod tests {
         let mut other = base.with_weights(&changed).unwrap();
         let flat: Vec<(f32, f32)> = changed.iter().map(|&(a, b)| (a as f32, b as f32)).collect();
         let mut same_scale = 0;
+        let mut dangerous = 0;
         for b in &boards {
             let form = base.linear_form(b);
             // The drawish scaling and king danger are fixed at the first table's values, so
@@ -982,10 +1056,12 @@ mod tests {
                 continue;
             }
             same_scale += 1;
+            dangerous += !form.quadratic.is_empty() as usize;
             let exact = other.white_view(b) as f32;
             assert!((form.value(&flat) - exact).abs() < 3.0, "{}", b.to_text());
         }
         assert!(same_scale > 100);
+        assert!(dangerous > 20, "{dangerous}");
     }
 
     #[test]

@@ -108,6 +108,8 @@ pub struct Weights {
 
 /// Counts attack units into king danger: `units^2 / DANGER_DIV` midgame, a fraction endgame.
 pub const DANGER_DIV: i32 = 256;
+/// The most king danger can be worth (midgame).
+pub const DANGER_CAP: i32 = 1500;
 
 // One square at a time fills all six tables, so the index is the natural loop variable.
 #[allow(clippy::needless_range_loop)]
