@@ -177,7 +177,7 @@ engine nudged up and down through the match runner.
   -alpha X -gamma X -A X   gain schedule (default 0.602, 0.101, a tenth of the iterations)
   -seed N                  seed of the perturbations and the opening order (default 1)
   -out FILE                write the current values (`name, value` lines) after each iteration
-  -debug                   the match runner's reports on stderr
+  -report                  the match runner's reports on stderr
   Any other option goes to the match runner: -game, -tc, -openings (needed: without a book
   every game starts alike), -concurrency, -each, -draw, -resign, -maxmoves ... (not -games,
   -rounds, -repeat, -sprt, which SPSA sets). A book of random openings:
@@ -195,7 +195,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut pairs = 2usize;
     let mut seed = 1u64;
     let mut out = None;
-    let mut debug = false;
+    let mut report = false;
     let (mut alpha, mut gamma, mut a_const) = (None, None, None);
     let mut engine: Option<Vec<String>> = None;
     let mut rest: Vec<String> = Vec::new();
@@ -221,7 +221,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "-alpha" => alpha = Some(num(value(&mut i, a)?, a)?),
             "-gamma" => gamma = Some(num(value(&mut i, a)?, a)?),
             "-A" => a_const = Some(num(value(&mut i, a)?, a)?),
-            "-debug" => debug = true,
+            "-report" => report = true,
             "-engine" => {
                 let mut spec = Vec::new();
                 while i + 1 < args.len() && !args[i + 1].starts_with('-') {
@@ -286,7 +286,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             .map(String::from),
         );
         let config = cli::parse(&margs)?;
-        let summary = if debug {
+        let summary = if report {
             run_match(&config, &mut std::io::stderr())?
         } else {
             run_match(&config, &mut std::io::sink())?
@@ -305,7 +305,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         total_l += w.losses;
         let values: Vec<String> = params
             .iter()
-            .map(|x| format!("{}={}", x.name, shown(x, x.value)))
+            .map(|x| format!("{}={:.2}", x.name, x.value))
             .collect();
         println!(
             "spsa: iteration {k}/{}: plus +{} ={} -{} (all: +{total_w} ={total_d} -{total_l}); {}",
