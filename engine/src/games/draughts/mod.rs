@@ -5,9 +5,11 @@
 //! diagonal step one shift); `moves` the move value (start, end, captured set, promotion);
 //! `board` the copy-make position with its history and rule counters; `movegen` the quiet and
 //! majority-capture generators; `rules` the results by rule; `zobrist` the keys; `notation` FEN,
-//! Hub and move text; `position` the trait glue; `perft` the path-counting perft.
+//! Hub and move text; `position` the trait glue; `perft` the path-counting perft; `eval` the
+//! evaluation over the weight table in `weights`.
 
 mod board;
+pub mod eval;
 mod movegen;
 mod moves;
 mod notation;
@@ -15,12 +17,14 @@ mod perft;
 mod position;
 mod rules;
 pub mod squares;
+pub mod weights;
 mod zobrist;
 
 #[cfg(test)]
 mod tests;
 
 pub use board::{Board, State, Undo};
+pub use eval::Eval;
 pub use moves::Move;
 pub use notation::START_FEN;
 pub use perft::{divide_paths, perft_paths};
