@@ -44,6 +44,8 @@ enum Command {
     Hub,
     /// Count the leaf nodes of the legal move tree.
     Perft(perft::PerftArgs),
+    /// Play draughts over DXP: `--listen [PORT]` (follower) or `--connect HOST:PORT`.
+    Dxp(hub::dxp::DxpArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Gtp) => gtp::run(Input::stdin(), out, None),
         Some(Command::Hub) => hub::run(Input::stdin(), out, None),
         Some(Command::Perft(args)) => return perft::run(&args),
+        Some(Command::Dxp(args)) => return hub::dxp::run(&args),
     }
     ExitCode::SUCCESS
 }
