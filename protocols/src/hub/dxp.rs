@@ -541,11 +541,19 @@ impl Game {
 /// Runs `tetrarch dxp`.
 pub fn run(args: &DxpArgs) -> ExitCode {
     let stream = if let Some(addr) = &args.connect {
-        match TcpStream::connect(addr) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("tetrarch dxp: cannot connect to {addr}: {e}");
-                return ExitCode::FAILURE;
+        // The follower may be starting at the same moment: retry for a few seconds.
+        let mut tries = 0;
+        loop {
+            match TcpStream::connect(addr) {
+                Ok(s) => break s,
+                Err(_) if tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                Err(e) => {
+                    eprintln!("tetrarch dxp: cannot connect to {addr}: {e}");
+                    return ExitCode::FAILURE;
+                }
             }
         }
     } else {
