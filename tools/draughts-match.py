@@ -12,9 +12,9 @@ which has the same import name):
       --a 'tetrarch level="nodes=20000"' --b 'tetrarch eval=material level="nodes=20000"' \
       --games 200
 
-Engine specs: `tetrarch [param=value ...] [level="<Hub level pairs>"]` (params are Hub
-set-param names, e.g. eval=material, threads=1, hash=16; the binary is $TETRARCH or
-target/release/tetrarch), `turbo depth=N | time=SECONDS`, `simple depth=N`. Each opening (a
+Engine specs: `tetrarch [exe=PATH] [param=value ...] [level="<Hub level pairs>"]` (params are
+Hub set-param names, e.g. eval=material, threads=1, hash=16; the binary is exe=, else
+$TETRARCH, else target/release/tetrarch), `turbo depth=N | time=SECONDS`, `simple depth=N`. Each opening (a
 few random plies from the start, fixed by --seed) is played twice with colours swapped.
 Prints a line per game and the score of A with an Elo estimate (95% interval).
 """
@@ -52,8 +52,8 @@ def fen_of(board):
 
 
 class Tetrarch:
-    def __init__(self, params, level):
-        exe = os.environ.get("TETRARCH") or os.path.join(REPO, "target/release/tetrarch")
+    def __init__(self, params, level, exe=None):
+        exe = exe or os.environ.get("TETRARCH") or os.path.join(REPO, "target/release/tetrarch")
         self.p = subprocess.Popen([exe, "hub"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, bufsize=1)
         self.level = level
@@ -128,7 +128,8 @@ def make_engine(spec):
     kind, opts = words[0], dict(w.split("=", 1) for w in words[1:])
     if kind == "tetrarch":
         level = opts.pop("level", "nodes=20000")
-        return Tetrarch(opts, level)
+        exe = opts.pop("exe", None)
+        return Tetrarch(opts, level, exe)
     if kind in ("turbo", "simple"):
         return PyEngine(kind, opts)
     raise SystemExit(f"unknown engine kind {kind}")

@@ -13,8 +13,6 @@ if compgen -G "tests/clients/test_*.py" >/dev/null; then
   python3 -m pytest -q tests/clients
 fi
 # pydraughts shares its import name with py-draughts, so it lives in its own venv: the Hub
-# client test runs under that venv's python (under system python it skips itself).
+# and DXP client tests run under that venv's python (under system python they skip).
 export TETRARCH_DRAUGHTS_VENV="${TETRARCH_DRAUGHTS_VENV:-${XDG_DATA_HOME:-$HOME/.local/share}/tetrarch-peers/venv}"
-if [ -f tests/clients/test_hub.py ]; then
-  "$TETRARCH_DRAUGHTS_VENV/bin/python" -m pytest -q tests/clients/test_hub.py
-fi
+"$TETRARCH_DRAUGHTS_VENV/bin/python" -m pytest -q tests/clients/test_hub.py tests/clients/test_dxp.py

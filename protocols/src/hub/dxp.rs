@@ -797,10 +797,12 @@ impl Player {
                 },
                 Message::GameEnd { reason, stop } => {
                     self.stop |= stop == 1;
-                    self.conn.send(&Message::GameEnd {
+                    // The peer may close right after its GAMEEND (pydraughts does): a failed
+                    // confirmation is no error.
+                    let _ = self.conn.send(&Message::GameEnd {
                         reason: 0,
                         stop: stop.max(stop_code),
-                    })?;
+                    });
                     let result = Result_::from_their_reason(reason);
                     self.report(&game, result, "opponent ended the game");
                     return Ok(!self.stop && !last);
