@@ -453,6 +453,14 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let in_check = P::HAS_CHECKS && self.pos.in_check();
+        // A forced noisy move (draughts capture): the static evaluation is about to change by
+        // a piece, so it prunes nothing here; a single such move is also extended below.
+        let forced = !in_check && self.pos.noisy_forced();
+        let single_reply = forced && {
+            let mut list = crate::game::MoveList::new();
+            self.pos.generate(crate::game::GenKind::Noisy, &mut list);
+            list.len() == 1
+        };
         let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
         let hit = if excluded.is_none() {
@@ -550,7 +558,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let p = self.params;
-        if !PV && !in_check && excluded.is_none() {
+        if !PV && !in_check && !forced && excluded.is_none() {
             // Razoring: far below alpha, see whether captures can even get back to it.
             if depth <= 3 && eval + p.razor_base + p.razor_depth_mul * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, true);
@@ -774,7 +782,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             let nodes_before = self.nodes;
             let undo = self.pos.make(m);
             let gives_check = P::HAS_CHECKS && self.pos.in_check();
-            if gives_check && ext == 0 && ply < 2 * self.root_depth as usize {
+            if (gives_check || single_reply) && ext == 0 && ply < 2 * self.root_depth as usize {
                 ext = 1;
             }
             let mut new_depth = depth - 1 + ext;

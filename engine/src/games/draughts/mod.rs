@@ -21,6 +21,8 @@ pub mod weights;
 mod zobrist;
 
 #[cfg(test)]
+mod search_tests;
+#[cfg(test)]
 mod tests;
 
 pub use board::{Board, State, Undo};
