@@ -154,12 +154,14 @@ def openings(n, plies, seed):
     return out
 
 
-def play(white, black, start_fen, max_plies):
+def play(white, black, start_fen, max_plies, positions=None):
     board = Board.from_fen(start_fen)
     moves = []
     for e in (white, black):
         e.new_game()
     while not board.game_over and len(moves) < max_plies:
+        if positions is not None:
+            positions.append(fen_of(board))
         e = white if board.turn == draughts.Color.WHITE else black
         m = e.move(start_fen, moves, board)
         moves.append(hub_move(m))
@@ -187,7 +189,10 @@ def main():
     ap.add_argument("--opening-plies", type=int, default=4)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dump", help="append 'FEN|result' lines (result 1, 0.5, 0 for White) "
+                    "of every position played, for fitting the evaluation")
     args = ap.parse_args()
+    dump = open(args.dump, "a") if args.dump else None
     a, b = make_engine(args.a), make_engine(args.b)
     print(f"A: {a.name}\nB: {b.name}", flush=True)
     books = openings((args.games + 1) // 2, args.opening_plies, args.seed)
@@ -196,7 +201,13 @@ def main():
     for g in range(args.games):
         fen = books[(g // 2) % len(books)]
         a_white = g % 2 == 0
-        res, plies = play(a, b, fen, args.max_plies) if a_white else play(b, a, fen, args.max_plies)
+        positions = [] if dump else None
+        res, plies = (play(a, b, fen, args.max_plies, positions) if a_white
+                      else play(b, a, fen, args.max_plies, positions))
+        if dump:
+            white_score = {"1-0": "1", "0-1": "0"}.get(res, "0.5")
+            dump.writelines(f"{p}|{white_score}\n" for p in positions)
+            dump.flush()
         if res == "1/2-1/2":
             d += 1
         elif (res == "1-0") == a_white:

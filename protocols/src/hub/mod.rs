@@ -43,6 +43,7 @@ pub fn new_engine(threads: usize, hash_mb: usize) -> DraughtsEngine {
         threads: threads.max(1),
         hash_mb: hash_mb.max(1),
         moves_left_hint: 30,
+        params: tetrarch::games::draughts::SEARCH_PARAMS,
         ..Options::default()
     };
     Engine::with_options(Board::start(), Eval::default(), options)
@@ -402,7 +403,7 @@ impl Session {
                 Some(n) => self.engine.set_threads(n as usize),
                 None => self.error(&format!("threads must be 1-64, not '{}'", clip(&value))),
             },
-            "hash" | "tt-size" => match int(1, 4096) {
+            "hash" => match int(1, 4096) {
                 Some(n) => self.engine.set_hash(n as usize),
                 None => self.error(&format!("hash must be 1-4096 MB, not '{}'", clip(&value))),
             },
@@ -448,7 +449,7 @@ impl Session {
             }
             // Scan's parameters that have no meaning here are accepted and ignored, so that a
             // GUI configured for Scan works unchanged.
-            "book" | "book-ply" | "book-margin" | "bb-size" => {}
+            "book" | "book-ply" | "book-margin" | "bb-size" | "tt-size" => {}
             other => self.error(&format!("unknown parameter '{}'", clip(other))),
         }
     }

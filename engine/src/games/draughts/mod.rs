@@ -21,6 +21,8 @@ pub mod weights;
 mod zobrist;
 
 #[cfg(test)]
+mod fit;
+#[cfg(test)]
 mod search_tests;
 #[cfg(test)]
 mod tests;
@@ -32,3 +34,14 @@ pub use notation::START_FEN;
 pub use perft::{divide_paths, perft_paths};
 pub use position::{KING_VALUE, MAN_VALUE};
 pub use rules::Lone;
+
+/// The search parameters draughts plays with: the shared defaults, less the pruning that leans
+/// on a chess-like static evaluation. A quiet draughts move often prepares a shot that only
+/// the next captures reveal, so quiet moves are not pruned by futility, and nodes far below
+/// alpha are not razored (Scan does neither).
+pub const SEARCH_PARAMS: crate::search::Params = {
+    let mut p = crate::search::Params::DEFAULT;
+    p.fp_depth = 0;
+    p.razor_base = 100_000;
+    p
+};
