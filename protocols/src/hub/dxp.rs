@@ -328,11 +328,21 @@ fn clip(t: &str) -> String {
 }
 
 /// A DXP connection: NUL-framed messages.
+///
+/// Two messages sent back to back (GAMEACC then our first move, BACKACC then a move, a chat
+/// then GAMEEND) are spaced by [`SEND_GAP`]: pydraughts' receiver reads one socket chunk per
+/// message and drops whatever follows the first NUL in it, so two messages arriving together
+/// lose the second.
 pub struct Conn {
     reader: BufReader<TcpStream>,
     writer: TcpStream,
     verbose: bool,
+    /// When the last message went out, unless one has come in since.
+    last_send: Option<Instant>,
 }
+
+/// The least time between two of our messages with none of the peer's in between.
+const SEND_GAP: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Conn {
     pub fn new(stream: TcpStream, verbose: bool) -> std::io::Result<Conn> {
@@ -341,10 +351,18 @@ impl Conn {
             reader: BufReader::new(stream.try_clone()?),
             writer: stream,
             verbose,
+            last_send: None,
         })
     }
 
     pub fn send(&mut self, m: &Message) -> std::io::Result<()> {
+        if let Some(at) = self.last_send {
+            let since = at.elapsed();
+            if since < SEND_GAP {
+                std::thread::sleep(SEND_GAP - since);
+            }
+        }
+        self.last_send = Some(Instant::now());
         let text = m.encode();
         if self.verbose {
             eprintln!("dxp > {text}");
@@ -363,6 +381,7 @@ impl Conn {
             if n == 0 {
                 return Ok(None);
             }
+            self.last_send = None;
             if buf.last() == Some(&0) {
                 buf.pop();
             } else {

@@ -5,6 +5,7 @@ request, moves both ways, a takeback, and the game end. Run with the pydraughts 
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -35,6 +36,12 @@ def same_move(board, move):
 def test_pydraughts_initiator_plays_tetrarch_follower():
     if not TETRARCH:
         pytest.skip("set TETRARCH to the tetrarch binary")
+    # pydraughts waits in busy loops without timeouts: a watchdog turns a hang into a failure.
+    def timeout(*_):
+        raise TimeoutError("the DXP exchange hung")
+
+    signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(120)
     port = free_port()
     log = tempfile.TemporaryFile(mode="w+")
     follower = subprocess.Popen(
@@ -77,5 +84,6 @@ def test_pydraughts_initiator_plays_tetrarch_follower():
         assert follower.returncode == 0, log.read()[-2000:]
         assert "game=1" in out and "result=" in out, out
     finally:
+        signal.alarm(0)
         if follower.poll() is None:
             follower.kill()
