@@ -9,6 +9,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --profile ci
 cargo build --profile ci -p tetrarch-protocols
 export TETRARCH="$PWD/target/ci/tetrarch"
+cargo build --profile ci -p tetrarch-tuning
+export TETRARCH_TUNE="$PWD/target/ci/tetrarch-tune"
 if compgen -G "tests/clients/test_*.py" >/dev/null; then
   python3 -m pytest -q tests/clients --ignore=tests/clients/draughts
 fi

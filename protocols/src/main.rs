@@ -5,6 +5,7 @@
 //! a subcommand names it outright. The protocol modules only parse and format: all game
 //! knowledge is in the engine library. Utility subcommands: `perft` and `bench`.
 
+mod bench;
 mod gtp;
 mod hub;
 mod io;
@@ -44,6 +45,8 @@ enum Command {
     Hub,
     /// Count the leaf nodes of the legal move tree.
     Perft(perft::PerftArgs),
+    /// Search fixed chess positions to a fixed depth; the last line is `<N> nodes <M> nps`.
+    Bench(bench::BenchArgs),
     /// Play draughts over DXP: `--listen [PORT]` (follower) or `--connect HOST:PORT`.
     Dxp(hub::dxp::DxpArgs),
 }
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Gtp) => gtp::run(Input::stdin(), out, None),
         Some(Command::Hub) => hub::run(Input::stdin(), out, None),
         Some(Command::Perft(args)) => return perft::run(&args),
+        Some(Command::Bench(args)) => return bench::run(&args),
         Some(Command::Dxp(args)) => return hub::dxp::run(&args),
     }
     ExitCode::SUCCESS

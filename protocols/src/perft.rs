@@ -50,6 +50,7 @@ pub fn run(args: &PerftArgs) -> ExitCode {
         }
         "draughts" if args.paths => draughts_paths(args),
         "draughts" => count::<tetrarch::games::draughts::Board>(args),
+        "xiangqi" => count::<tetrarch::games::xiangqi::Board>(args),
         other => {
             eprintln!("tetrarch perft: unknown game '{other}' (try chess, xiangqi or draughts)");
             ExitCode::FAILURE

@@ -87,8 +87,12 @@ impl<M> Default for Frame<M> {
 #[derive(Clone, Debug)]
 pub struct ThreadResult<M> {
     pub id: usize,
+    /// The last completed iteration.
     pub depth: i32,
+    /// The root moves as the search left them (possibly mid-iteration).
     pub root_moves: Vec<RootMove<M>>,
+    /// The best root move as the last completed iteration left it.
+    pub best: Option<RootMove<M>>,
 }
 
 pub struct Worker<P: Position, E: Evaluator<P>> {
@@ -110,6 +114,7 @@ pub struct Worker<P: Position, E: Evaluator<P>> {
     node_limit: u64,
     main: bool,
     pub completed_depth: i32,
+    completed_best: Option<RootMove<P::Move>>,
     root_depth: i32,
     nmp_min_ply: usize,
 }
@@ -137,6 +142,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             node_limit: u64::MAX,
             main: id == 0,
             completed_depth: 0,
+            completed_best: None,
             root_depth: 0,
             nmp_min_ply: 0,
         }
@@ -180,6 +186,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         self.stopped = false;
         self.nodes = 0;
         self.completed_depth = 0;
+        self.completed_best = None;
         self.nmp_min_ply = 0;
         self.node_limit = match job.limits.nodes {
             // One thread stops at the exact count, which keeps node-bounded searches
@@ -214,6 +221,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             id: self.id,
             depth: self.completed_depth,
             root_moves: self.root_moves.clone(),
+            best: self.completed_best.take(),
         }
     }
 
@@ -275,6 +283,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 break;
             }
             self.completed_depth = depth;
+            self.completed_best = Some(self.root_moves[0].clone());
             if !self.main {
                 continue;
             }

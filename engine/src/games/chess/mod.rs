@@ -5,12 +5,13 @@
 //! (`movegen`), make/unmake with an undo record (`makemove`), FEN with X-FEN and Shredder-FEN
 //! (`fen`), UCI move text in both castling forms (`notation`), static exchange evaluation
 //! (`see`), rule results (`rules`), legality of moves from elsewhere (`validate`), the trait
-//! glue (`position`) and a counting perft (`perft`). One file per concept; each starts with
-//! its own scheme.
+//! glue (`position`), a counting perft (`perft`), and the evaluation (`eval`, with its weights
+//! table in `weights`). One file per concept; each starts with its own scheme.
 
 pub mod attacks;
 pub mod bitboard;
 mod board;
+pub mod eval;
 mod fen;
 mod makemove;
 mod movegen;
@@ -21,6 +22,7 @@ mod rules;
 mod see;
 pub mod types;
 mod validate;
+pub mod weights;
 mod zobrist;
 
 pub use board::{

@@ -1,0 +1,9 @@
+//! `tetrarch-tune` as a library: the match runner and its statistics, so that integration
+//! tests (and later the tuners) can drive matches without going through the command line.
+//!
+//! Scheme: [`stats`] holds the arithmetic (Elo, error bars, pentanomial, SPRT, the Chinese Chess
+//! Association's rating method); [`match_runner`] plays engine-vs-engine games over every protocol
+//! with a referee that checks each move with the engine crate's own rules.
+
+pub mod match_runner;
+pub mod stats;
