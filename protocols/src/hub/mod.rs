@@ -10,6 +10,7 @@
 //! or ambiguous move, an unknown command or parameter value) is one `error message="..."` line,
 //! and the session's state is left as it was. Nothing is written to stderr.
 
+pub mod bench;
 pub mod dxp;
 mod wire;
 
@@ -404,7 +405,11 @@ impl Session {
                 None => self.error(&format!("threads must be 1-64, not '{}'", clip(&value))),
             },
             "hash" => match int(1, 4096) {
-                Some(n) => self.engine.set_hash(n as usize),
+                Some(n) => {
+                    if let Err(e) = self.engine.set_hash(n as usize) {
+                        self.error(&format!("hash {n} MB: {e}"));
+                    }
+                }
                 None => self.error(&format!("hash must be 1-4096 MB, not '{}'", clip(&value))),
             },
             "move-overhead" => match int(0, 5000) {
