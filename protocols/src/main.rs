@@ -47,6 +47,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Search fixed chess positions to a fixed depth; the last line is `<N> nodes <M> nps`.
     Bench(bench::BenchArgs),
+    /// Play draughts over DXP: `--listen [PORT]` (follower) or `--connect HOST:PORT`.
+    Dxp(hub::dxp::DxpArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Some(Command::Hub) => hub::run(Input::stdin(), out, None),
         Some(Command::Perft(args)) => return perft::run(&args),
         Some(Command::Bench(args)) => return bench::run(&args),
+        Some(Command::Dxp(args)) => return hub::dxp::run(&args),
     }
     ExitCode::SUCCESS
 }
