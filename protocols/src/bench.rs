@@ -62,6 +62,9 @@ const POSITIONS: &[&str] = &[
 pub struct BenchArgs {
     /// Search depth per position.
     depth: Option<u32>,
+    /// chess, or draughts (its own positions; default depth 14).
+    #[arg(long, default_value = "chess")]
+    game: String,
 }
 
 struct Count(Mutex<u64>);
@@ -109,11 +112,28 @@ pub fn bench(depth: u32, verbose: bool) -> Result<(u64, u128), String> {
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
-    match bench(depth, true) {
+    let (depth, result, count) = match args.game.as_str() {
+        "chess" => {
+            let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
+            (depth, bench(depth, true), POSITIONS.len())
+        }
+        "draughts" => {
+            let depth = args
+                .depth
+                .unwrap_or(crate::hub::bench::DEFAULT_DEPTH)
+                .clamp(1, 64);
+            let result = crate::hub::bench::bench(depth, true);
+            (depth, result, crate::hub::bench::positions())
+        }
+        other => {
+            eprintln!("tetrarch bench: unknown game '{other}' (try chess or draughts)");
+            return ExitCode::FAILURE;
+        }
+    };
+    match result {
         Ok((nodes, ms)) => {
             let nps = nodes as u128 * 1000 / ms.max(1);
-            eprintln!("depth {depth}, {} positions, {ms} ms", POSITIONS.len());
+            eprintln!("depth {depth}, {count} positions, {ms} ms");
             println!("{nodes} nodes {nps} nps");
             ExitCode::SUCCESS
         }

@@ -50,13 +50,16 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Search fixed chess positions to a fixed depth; the last line is `<N> nodes <M> nps`.
     Bench(bench::BenchArgs),
+    /// Play draughts over DXP: `--listen [PORT]` (follower) or `--connect HOST:PORT`.
+    Dxp(hub::dxp::DxpArgs),
     /// Print the search parameters as OpenBench's SPSA input (`name, int, default, min, max,
     /// c_end, r_end`); a build with the `tuning` feature accepts them as UCI options.
     Spsa,
 }
 
-/// UCI commands that may be given as arguments (each argument one command line).
-const ARGUMENT_COMMANDS: [&str; 4] = ["genfens", "setoption", "uci", "isready"];
+/// UCI commands that may be given as arguments (each argument one command line). `uci` is not
+/// among them: `tetrarch uci` is the subcommand that speaks UCI on stdin.
+const ARGUMENT_COMMANDS: [&str; 2] = ["genfens", "setoption"];
 
 /// The input lines when the arguments are UCI commands, else `None` (clap parses them).
 fn argument_commands(args: &[String]) -> Option<String> {
@@ -91,6 +94,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => return perft::run(&args),
         Some(Command::Bench(args)) => return bench::run(&args),
         Some(Command::Spsa) => spsa::run(),
+        Some(Command::Dxp(args)) => return hub::dxp::run(&args),
     }
     ExitCode::SUCCESS
 }
@@ -133,6 +137,7 @@ mod tests {
             Some("genfens 4 seed 9 book None\nquit\n")
         );
         assert_eq!(argument_commands(&words(&["bench", "5"])), None);
+        assert_eq!(argument_commands(&words(&["uci"])), None);
         assert_eq!(argument_commands(&words(&["perft", "--depth", "3"])), None);
         assert_eq!(argument_commands(&[]), None);
     }

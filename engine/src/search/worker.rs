@@ -16,7 +16,9 @@
 //! - after: history, killer, countermove and continuation updates with gravity, a table store.
 //!
 //! Quiescence follows noisy moves (all moves in check) with stand-pat, delta pruning and SEE
-//! pruning where the game supplies them. Scores use `crate::score`'s mate encoding; draws come
+//! pruning where the game supplies them; where the game forces a noisy move
+//! (`Position::noisy_forced`) it does not stand pat, and at the horizon a quiet threat
+//! (`Position::quiet_threat`) buys one ply of quiet moves. Scores use `crate::score`'s mate encoding; draws come
 //! only from the game's `rule_outcome` and `no_move_outcome`, so this file names no game.
 
 use std::sync::Arc;
@@ -429,7 +431,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
     ) -> Score {
         let root = ply == 0;
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply);
+            return self.qsearch::<PV>(alpha, beta, ply, true);
         }
         self.nodes += 1;
         if PV {
@@ -460,6 +462,14 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let in_check = P::HAS_CHECKS && self.pos.in_check();
+        // A forced noisy move (draughts capture): the static evaluation is about to change by
+        // a piece, so it prunes nothing here; a single such move is also extended below.
+        let forced = !in_check && self.pos.noisy_forced();
+        let single_reply = forced && {
+            let mut list = crate::game::MoveList::new();
+            self.pos.generate(crate::game::GenKind::Noisy, &mut list);
+            list.len() == 1
+        };
         let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
         let hit = if excluded.is_none() {
@@ -557,10 +567,10 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let p = self.params;
-        if !PV && !in_check && excluded.is_none() {
+        if !PV && !in_check && !forced && excluded.is_none() {
             // Razoring: far below alpha, see whether captures can even get back to it.
             if depth <= 3 && eval + p.razor_base + p.razor_depth_mul * depth < alpha {
-                let v = self.qsearch::<false>(alpha - 1, alpha, ply);
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply, true);
                 if v < alpha && !is_decisive(v) {
                     return v;
                 }
@@ -628,7 +638,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     self.stack[ply].mv = Some(m);
                     self.stack[ply].cont = Some(self.pos.move_index(m));
                     let undo = self.pos.make(m);
-                    let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1);
+                    let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, false);
                     if v >= pc_beta {
                         v = -self.search::<false>(
                             -pc_beta,
@@ -781,7 +791,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             let nodes_before = self.nodes;
             let undo = self.pos.make(m);
             let gives_check = P::HAS_CHECKS && self.pos.in_check();
-            if gives_check && ext == 0 && ply < 2 * self.root_depth as usize {
+            if (gives_check || single_reply) && ext == 0 && ply < 2 * self.root_depth as usize {
                 ext = 1;
             }
             let mut new_depth = depth - 1 + ext;
@@ -978,7 +988,15 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
     }
 
-    fn qsearch<const PV: bool>(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// Quiescence. `horizon` marks a node where the main search ended (or a child of a threat
+    /// ply, see below); only there does a quiet threat extend the search.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        horizon: bool,
+    ) -> Score {
         self.nodes += 1;
         if PV {
             self.pv[ply].clear();
@@ -995,6 +1013,12 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.evaluate() };
         }
+        // No standing pat where the rules force a noisy move (draughts captures), nor at a
+        // horizon node where the opponent threatens one: there one ply of quiet moves is
+        // searched, whose children are horizon nodes again (as Scan resolves shots).
+        let forced = !in_check && self.pos.noisy_forced();
+        let threat = horizon && !in_check && !forced && self.pos.quiet_threat();
+        let no_stand = in_check || forced || threat;
 
         let key = self.pos.key();
         let hit = self.tt.probe(key);
@@ -1020,7 +1044,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let raw_eval;
         let mut best;
         let futility_base;
-        if in_check {
+        if no_stand {
             raw_eval = NO_EVAL;
             best = -INFINITE;
             futility_base = -INFINITE;
@@ -1060,7 +1084,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let cont = self.cont_prev(ply);
-        let mut picker = Picker::quiescence(tt_move, in_check, cont);
+        let mut picker = Picker::quiescence(tt_move, no_stand, cont);
         let mut best_move = None;
         let mut move_count = 0;
         while let Some(m) = picker.next(&self.pos, &self.hist) {
@@ -1070,7 +1094,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             move_count += 1;
             let noisy = self.pos.is_noisy(m);
             if best > -MATE_IN_MAX_PLY {
-                if !in_check {
+                if !no_stand {
                     let gain = self.pos.noisy_value(m);
                     if gain > 0 && futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
@@ -1079,7 +1103,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     if !self.pos.see_ge(m, 0) {
                         continue;
                     }
-                } else if !noisy && move_count > 3 {
+                } else if in_check && !noisy && move_count > 3 {
                     // In check with a defence already found: skip late quiet evasions.
                     continue;
                 }
@@ -1087,7 +1111,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(self.pos.move_index(m));
             let undo = self.pos.make(m);
-            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, threat);
             self.pos.unmake(m, undo);
             if self.stopped {
                 return 0;
@@ -1111,7 +1135,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
         }
 
-        if in_check && move_count == 0 {
+        if no_stand && move_count == 0 {
             return score::outcome_score(self.pos.no_move_outcome(), ply);
         }
         let bound = if best >= beta {
