@@ -221,6 +221,23 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// Takes back the move `m` that produced `undo`.
     fn unmake(&mut self, m: Self::Move, undo: Self::Undo);
 
+    /// Whether the side to move must play a noisy move: draughts when a capture exists, since
+    /// capturing is compulsory. Quiescence then may not stand pat on the static evaluation; it
+    /// searches the noisy moves as it searches evasions in check. Default: never.
+    #[inline]
+    fn noisy_forced(&self) -> bool {
+        false
+    }
+
+    /// Whether the side to move has no noisy move but the opponent would have one if it were
+    /// to move: draughts when a piece can be captured next turn. At the horizon, quiescence
+    /// then searches one ply of quiet moves instead of standing pat, so that a shot just
+    /// beyond the horizon is seen. Default: never (chess and xiangqi stand pat).
+    #[inline]
+    fn quiet_threat(&self) -> bool {
+        false
+    }
+
     /// Whether a null move is sound here: the game allows it, the side to move is not in check,
     /// and the position is not one where zugzwang is likely (chess: only king and pawns left).
     fn null_move_sound(&self) -> bool {

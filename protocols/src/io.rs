@@ -57,6 +57,7 @@ impl Input {
     }
 
     /// The channel itself, for `select!` against search events.
+    #[allow(dead_code)] // for protocols that select! over input and engine events
     pub fn receiver(&self) -> &Receiver<String> {
         &self.rx
     }
@@ -77,6 +78,7 @@ impl Output {
     }
 
     /// Writes into a shared buffer that a test can read back with [`Captured::text`].
+    #[cfg_attr(not(test), allow(dead_code))] // transcript tests
     pub fn capture() -> (Output, Captured) {
         let buf = Arc::new(Mutex::new(Vec::new()));
         let out = Output {
@@ -97,14 +99,17 @@ impl Output {
 
 /// What a captured [`Output`] received.
 #[derive(Clone)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub struct Captured(Arc<Mutex<Vec<u8>>>);
 
+#[cfg_attr(not(test), allow(dead_code))]
 impl Captured {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
     }
 }
 
+#[cfg_attr(not(test), allow(dead_code))]
 struct SharedBuf(Arc<Mutex<Vec<u8>>>);
 
 impl Write for SharedBuf {

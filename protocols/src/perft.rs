@@ -1,10 +1,12 @@
 //! `tetrarch perft`: leaf counts of the legal move tree, per game, in Stockfish's output form.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
 use tetrarch::game::Notation;
+use tetrarch::games::chess::Board as Chess;
 
 #[derive(Args)]
 pub struct PerftArgs {
@@ -20,10 +22,35 @@ pub struct PerftArgs {
     /// One `<move>: <count>` line per root move before the total.
     #[arg(long)]
     divide: bool,
+    /// Draughts only: count every capture path separately (dctl's 'keep duplicates'), instead
+    /// of distinct moves (same start, end and captured set counted once).
+    #[arg(long)]
+    paths: bool,
+    /// Chess: write castling moves as king takes rook (`e1h1`). Chess960 FENs (Shredder
+    /// letters, or king and rooks off the standard squares) turn it on by themselves.
+    #[arg(long)]
+    chess960: bool,
 }
 
 pub fn run(args: &PerftArgs) -> ExitCode {
+    if args.paths && args.game != "draughts" {
+        eprintln!("tetrarch perft: --paths applies to draughts only");
+        return ExitCode::FAILURE;
+    }
     match args.game.as_str() {
+        "chess" => {
+            let Some(mut pos) = load::<Chess>(args) else {
+                return ExitCode::FAILURE;
+            };
+            if args.chess960 {
+                pos.set_chess960(true);
+            }
+            // Chess has its own perft (last ply counted by popcount); same counts as the generic one.
+            report(args, &mut pos, |p, d| p.perft(d), |p, d| p.divide(d))
+        }
+        "draughts" if args.paths => draughts_paths(args),
+        "draughts" => count::<tetrarch::games::draughts::Board>(args),
+        "xiangqi" => count::<tetrarch::games::xiangqi::Board>(args),
         other => {
             eprintln!("tetrarch perft: unknown game '{other}' (try chess, xiangqi or draughts)");
             ExitCode::FAILURE
@@ -31,32 +58,69 @@ pub fn run(args: &PerftArgs) -> ExitCode {
     }
 }
 
-/// Runs perft on one game's position type and prints the result.
-#[allow(dead_code)] // each game's arm in `run` calls it
+/// Runs perft on one game's position type with the generic perft and prints the result.
 fn count<P: Notation>(args: &PerftArgs) -> ExitCode {
-    let mut pos = match args.fen.as_deref() {
-        None => P::start(),
+    let Some(mut pos) = load::<P>(args) else {
+        return ExitCode::FAILURE;
+    };
+    report(
+        args,
+        &mut pos,
+        |p, d| tetrarch::perft::perft(p, d),
+        |p, d| tetrarch::perft::divide(p, d),
+    )
+}
+
+/// The position named by `--fen`, or the initial one; `None` (after a message) if malformed.
+fn load<P: Notation>(args: &PerftArgs) -> Option<P> {
+    match args.fen.as_deref() {
+        None => Some(P::start()),
         Some(text) => match P::from_text(text) {
-            Ok(pos) => pos,
+            Ok(pos) => Some(pos),
             Err(e) => {
                 eprintln!("tetrarch perft: bad position: {e}");
-                return ExitCode::FAILURE;
+                None
             }
         },
-    };
+    }
+}
+
+/// Counts with the given perft and divide functions and prints in Stockfish's form.
+fn report<P>(
+    args: &PerftArgs,
+    pos: &mut P,
+    perft: impl Fn(&mut P, u32) -> u64,
+    divide: impl Fn(&mut P, u32) -> Vec<(String, u64)>,
+) -> ExitCode {
+    // Write errors (a closed pipe, as with `| head`) end the output quietly instead of panicking.
+    let mut out = std::io::stdout().lock();
     let start = Instant::now();
     let total = if args.divide {
-        let split = tetrarch::perft::divide(&mut pos, args.depth.max(1));
+        let split = divide(pos, args.depth.max(1));
         for (mv, n) in &split {
-            println!("{mv}: {n}");
+            let _ = writeln!(out, "{mv}: {n}");
         }
-        println!();
+        let _ = writeln!(out);
         split.iter().map(|(_, n)| n).sum()
     } else {
-        tetrarch::perft::perft(&mut pos, args.depth)
+        perft(pos, args.depth)
     };
     let ms = start.elapsed().as_millis().max(1);
     eprintln!("time {ms} ms, {} nodes/s", total as u128 * 1000 / ms);
-    println!("Nodes searched: {total}");
+    let _ = writeln!(out, "Nodes searched: {total}");
     ExitCode::SUCCESS
+}
+
+/// Draughts perft counting every capture path (`--paths`), in the same output form.
+fn draughts_paths(args: &PerftArgs) -> ExitCode {
+    use tetrarch::games::draughts::{divide_paths, perft_paths, Board};
+    let Some(mut pos) = load::<Board>(args) else {
+        return ExitCode::FAILURE;
+    };
+    report(args, &mut pos, perft_paths, |p, d| {
+        divide_paths(p, d)
+            .into_iter()
+            .map(|(mv, _, n)| (mv, n))
+            .collect()
+    })
 }

@@ -1,0 +1,154 @@
+//! `Board` behind the seam: the `Position` and `Notation` traits of `crate::game`.
+//!
+//! Scheme: thin delegation to the inherent methods of the other files, so the chess code can be
+//! used directly (by the evaluation, tests, perft) and through the traits (by the search and
+//! the protocols) with the same behaviour. The generator is legal, so `is_legal` is always
+//! true and `is_pseudo_legal` is a full legality test. Moves pack into the low 16 bits.
+
+use super::board::{Board, Undo, PIECE_VALUES};
+use super::fen::{parse_fen, write_fen, START_FEN};
+use super::movegen::ListSink;
+use super::types::{code_kind, Move, PieceKind};
+use crate::game::{GenKind, MoveList, Notation, Outcome, Position, Side, TextError};
+
+impl Position for Board {
+    type Move = Move;
+    type Undo = Undo;
+
+    const NULL_MOVE_OK: bool = true;
+    const HAS_CHECKS: bool = true;
+    /// Mailbox piece code (colour * 8 + kind, below 16) times 64 target squares.
+    const MOVE_INDEX_SPACE: usize = 16 * 64;
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Side {
+        self.side.into()
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    fn generate(&self, kind: GenKind, out: &mut MoveList<Move>) {
+        self.generate_into(kind, &mut ListSink(out));
+    }
+
+    #[inline]
+    fn is_pseudo_legal(&self, m: Move) -> bool {
+        Board::is_pseudo_legal(self, m)
+    }
+
+    /// Always true: every generated move is legal already.
+    #[inline(always)]
+    fn is_legal(&self, _m: Move) -> bool {
+        true
+    }
+
+    #[inline]
+    fn is_noisy(&self, m: Move) -> bool {
+        m.is_promotion()
+            || m.is_en_passant()
+            || (!m.is_castle() && self.occupied() & m.to().bb() != 0)
+    }
+
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        self.checkers != 0
+    }
+
+    #[inline]
+    fn make(&mut self, m: Move) -> Undo {
+        Board::make(self, m)
+    }
+
+    #[inline]
+    fn unmake(&mut self, m: Move, undo: Undo) {
+        Board::unmake(self, m, undo)
+    }
+
+    #[inline]
+    fn null_move_sound(&self) -> bool {
+        self.checkers == 0 && self.has_non_pawn_material(self.side)
+    }
+
+    fn make_null(&mut self) -> Undo {
+        Board::make_null(self)
+    }
+
+    fn unmake_null(&mut self, undo: Undo) {
+        Board::unmake_null(self, undo)
+    }
+
+    #[inline]
+    fn rule_outcome(&self, ply: usize) -> Option<Outcome> {
+        self.rule_draw(ply).map(Outcome::draw)
+    }
+
+    fn no_move_outcome(&self) -> Outcome {
+        self.no_move_result()
+    }
+
+    fn has_legal_move(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    #[inline(always)]
+    fn move_index(&self, m: Move) -> usize {
+        (self.mailbox[m.from().index()] as usize & 15) * 64 + m.to().index()
+    }
+
+    #[inline]
+    fn noisy_value(&self, m: Move) -> i32 {
+        self.mvv_lva(m)
+    }
+
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        Board::see_ge(self, m, threshold)
+    }
+
+    #[inline(always)]
+    fn pack(m: Move) -> u32 {
+        m.bits() as u32
+    }
+
+    #[inline]
+    fn unpack(&self, bits: u32) -> Option<Move> {
+        if bits > u16::MAX as u32 {
+            return None;
+        }
+        let m = Move::from_bits(bits as u16);
+        Board::is_pseudo_legal(self, m).then_some(m)
+    }
+}
+
+impl Notation for Board {
+    fn start() -> Board {
+        parse_fen(START_FEN).expect("the start position is valid")
+    }
+
+    fn from_text(text: &str) -> Result<Board, TextError> {
+        parse_fen(text)
+    }
+
+    fn to_text(&self) -> String {
+        write_fen(self)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, TextError> {
+        self.parse_uci(text)
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        self.uci(m)
+    }
+}
+
+impl Board {
+    /// The value of the piece that moves (for ordering heuristics).
+    pub fn moving_value(&self, m: Move) -> i32 {
+        PIECE_VALUES[code_kind(self.mailbox[m.from().index()]).min(PieceKind::King.index())]
+    }
+}

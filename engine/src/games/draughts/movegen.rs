@@ -1,0 +1,490 @@
+//! Move generation: quiet moves by bitboard shifts, captures by a depth-first search per piece
+//! under the majority rule.
+//!
+//! Scheme. Quiet men moves are one shift of the men bitboard per forward direction; a flying
+//! king's moves on a ray are the ray up to its nearest blocker (one bit scan, see `squares`).
+//!
+//! Captures. Which men can capture is known from shifts alone; kings are tried ray by ray. From
+//! each piece that can capture, a depth-first search follows every continuation: the moving piece
+//! leaves its start square (which is then empty and may be crossed or landed on); captured pieces
+//! stay on the board until the move ends, so they block rays and can never be jumped again (the
+//! Turkish strike); a man captures in all four directions and is not crowned by passing its far
+//! row, only by ending there. A sequence ends where no further capture exists. All pieces share
+//! one running maximum, so only the sequences taking the most pieces (a king counts as one) are
+//! kept: when a longer one appears the list is cut back to where the captures began.
+//!
+//! Duplicates. Two sequences with the same start, end and captured set are one move. In the
+//! distinct generator a king that captures and can land on several squares of the same ray
+//! continues straight ahead only from the farthest of them (the same piece is next in line from
+//! all of them); with that, sequences of one or two captures cannot coincide, so the list is
+//! searched for an equal move only from three captures up. The paths generator (`Paths` sink,
+//! for the 'keep duplicates' perft convention) follows every landing square in every direction,
+//! as pydraughts and dctl do, and counts how many paths reach each distinct move.
+//!
+//! Capacity: a list never grows past `MAX_MOVES`; a further move is dropped rather than
+//! panicking. Real positions stay far below it (quiet moves are bounded by about 4 per empty
+//! square; capture lists are short), so this is a guard against crafted input only.
+
+use arrayvec::ArrayVec;
+
+use super::board::Board;
+use super::moves::Move;
+use super::squares::{nearest, opposite, shift, Bits, DIRS, RAYS, VALID};
+use crate::game::{MoveList, Side, MAX_MOVES};
+
+/// Where capture sequences go once they end.
+pub(crate) trait Sink {
+    /// Whether every landing square is followed in every direction (path counting).
+    const PATHS: bool;
+    /// A sequence that took `n` pieces ended; `m` is its move.
+    fn record(&mut self, m: Move, n: u32);
+}
+
+/// Collects distinct majority captures into a move list, after index `start`.
+pub(crate) struct Distinct<'a> {
+    out: &'a mut MoveList<Move>,
+    start: usize,
+    best: u32,
+}
+
+impl<'a> Distinct<'a> {
+    pub(crate) fn new(out: &'a mut MoveList<Move>) -> Distinct<'a> {
+        let start = out.len();
+        Distinct {
+            out,
+            start,
+            best: 1,
+        }
+    }
+}
+
+impl Sink for Distinct<'_> {
+    const PATHS: bool = false;
+
+    #[inline]
+    fn record(&mut self, m: Move, n: u32) {
+        if n < self.best {
+            return;
+        }
+        if n > self.best {
+            self.out.truncate(self.start);
+            self.best = n;
+        } else if n >= 3 && self.out[self.start..].contains(&m) {
+            return;
+        }
+        if !self.out.is_full() {
+            self.out.push(m);
+        }
+    }
+}
+
+/// Collects distinct majority captures with the number of paths reaching each.
+pub(crate) struct Paths<'a> {
+    out: &'a mut MoveList<Move>,
+    counts: &'a mut ArrayVec<u32, MAX_MOVES>,
+    start: usize,
+    best: u32,
+}
+
+impl<'a> Paths<'a> {
+    pub(crate) fn new(
+        out: &'a mut MoveList<Move>,
+        counts: &'a mut ArrayVec<u32, MAX_MOVES>,
+    ) -> Paths<'a> {
+        let start = out.len();
+        counts.truncate(start);
+        Paths {
+            out,
+            counts,
+            start,
+            best: 1,
+        }
+    }
+}
+
+impl Sink for Paths<'_> {
+    const PATHS: bool = true;
+
+    fn record(&mut self, m: Move, n: u32) {
+        if n < self.best {
+            return;
+        }
+        if n > self.best {
+            self.out.truncate(self.start);
+            self.counts.truncate(self.start);
+            self.best = n;
+        } else if let Some(i) = self.out[self.start..].iter().position(|&x| x == m) {
+            self.counts[self.start + i] += 1;
+            return;
+        }
+        if !self.out.is_full() {
+            self.out.push(m);
+            self.counts.push(1);
+        }
+    }
+}
+
+/// The capture search of one piece.
+struct Search<'s, S: Sink> {
+    sink: &'s mut S,
+    /// Enemy pieces (jumpable unless already captured in this sequence).
+    enemy: u64,
+    /// Every piece on the board except the capturing piece itself (captured pieces included).
+    occ: u64,
+    from: u32,
+    /// The mover's far row, for crowning a man that ends there.
+    promotion: u64,
+}
+
+impl<S: Sink> Search<'_, S> {
+    fn man(&mut self, b: u32, caps: u64, n: u32) {
+        let bit = 1u64 << b;
+        let jumpable = self.enemy & !caps;
+        let empty = VALID & !self.occ;
+        let mut ended = true;
+        for d in DIRS {
+            let victim = shift(bit, d) & jumpable;
+            if victim != 0 {
+                let land = shift(victim, d) & empty;
+                if land != 0 {
+                    ended = false;
+                    self.man(land.trailing_zeros(), caps | victim, n + 1);
+                }
+            }
+        }
+        if ended && n > 0 {
+            let promotes = bit & self.promotion != 0;
+            self.sink.record(Move::new(self.from, b, caps, promotes), n);
+        }
+    }
+
+    /// `came` is the direction index of the capture that landed here (4 at the start);
+    /// `farthest` whether this is the last empty square of that ray beyond the captured piece.
+    fn king(&mut self, b: u32, caps: u64, n: u32, came: usize, farthest: bool) {
+        let jumpable = self.enemy & !caps;
+        let mut ended = true;
+        for d in 0..4 {
+            if came < 4 {
+                // Straight back runs into the piece just captured.
+                if d == opposite(came) {
+                    continue;
+                }
+                // Straight ahead is the same from every landing square: follow it once.
+                if !S::PATHS && d == came && !farthest {
+                    continue;
+                }
+            }
+            let blockers = RAYS[b as usize][d] & self.occ;
+            if blockers == 0 {
+                continue;
+            }
+            let x = nearest(blockers, d);
+            let xb = 1u64 << x;
+            if xb & jumpable == 0 {
+                continue;
+            }
+            let beyond = RAYS[x as usize][d];
+            let next = beyond & self.occ;
+            let lands = if next == 0 {
+                beyond
+            } else {
+                let y = nearest(next, d);
+                beyond & !(RAYS[y as usize][d] | (1u64 << y))
+            };
+            if lands == 0 {
+                continue;
+            }
+            ended = false;
+            let far = if DIRS[d] > 0 {
+                63 - lands.leading_zeros()
+            } else {
+                lands.trailing_zeros()
+            };
+            for l in Bits(lands) {
+                self.king(l, caps | xb, n + 1, d, l == far);
+            }
+        }
+        if ended && n > 0 {
+            self.sink.record(Move::new(self.from, b, caps, false), n);
+        }
+    }
+}
+
+/// The men of `men` that can capture one of `enemy` with a landing square in `empty`.
+#[inline(always)]
+fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
+    let mut r = 0;
+    for d in DIRS {
+        r |= men & shift(enemy & shift(empty, -d), -d);
+    }
+    r
+}
+
+/// The kings of `kings` that can capture one of `enemy` (`occ` every piece, `empty` its
+/// complement). With many kings, all at once: for each direction, the enemies with an empty
+/// square behind them are filled backwards over empty squares, and a king the fill reaches sees
+/// such an enemy first on its ray. With one or two kings, ray by ray, which is cheaper then.
+#[inline(always)]
+fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
+    if kings == 0 {
+        return 0;
+    }
+    let mut r = 0;
+    // At most two bits set (without popcnt, which the baseline x86-64 target lacks).
+    let rest = kings & kings.wrapping_sub(1);
+    if rest & rest.wrapping_sub(1) == 0 {
+        for k in Bits(kings) {
+            for d in 0..4 {
+                let blockers = RAYS[k as usize][d] & occ;
+                if blockers != 0 {
+                    let x = 1u64 << nearest(blockers, d);
+                    if x & enemy != 0 && shift(x, DIRS[d]) & empty != 0 {
+                        r |= 1u64 << k;
+                        break;
+                    }
+                }
+            }
+        }
+        return r;
+    }
+    for d in DIRS {
+        let mut f = shift(enemy & shift(empty, -d), -d);
+        while f != 0 {
+            r |= f & kings;
+            f = shift(f & empty, -d);
+        }
+    }
+    r
+}
+
+impl Board {
+    /// Whether the side to move has a capture (and so must capture).
+    #[inline]
+    pub fn has_capture(&self) -> bool {
+        self.has_capture_for(self.st.side)
+    }
+
+    /// Whether `side` would have a capture if it were to move: for the side not to move, a
+    /// threat (some piece of the mover's can be taken next turn unless it acts).
+    pub fn has_capture_for(&self, side: Side) -> bool {
+        let us = side.index();
+        let own = self.st.pieces[us];
+        let enemy = self.st.pieces[1 - us];
+        let occ = own | enemy;
+        let empty = VALID & !occ;
+        if men_capturers(own & !self.st.kings, enemy, empty) != 0 {
+            return true;
+        }
+        king_capturers(own & self.st.kings, enemy, occ, empty) != 0
+    }
+
+    /// Appends the majority captures of the side to move to the sink.
+    pub(crate) fn gen_captures<S: Sink>(&self, sink: &mut S) {
+        let us = self.st.side.index();
+        let own = self.st.pieces[us];
+        let enemy = self.st.pieces[1 - us];
+        let occ = own | enemy;
+        let empty = VALID & !occ;
+        let promotion = promotion_row(self.st.side);
+        let men = men_capturers(own & !self.st.kings, enemy, empty);
+        for k in Bits(king_capturers(own & self.st.kings, enemy, occ, empty)) {
+            let occ = occ & !(1u64 << k);
+            let mut s = Search {
+                sink: &mut *sink,
+                enemy,
+                occ,
+                from: k,
+                promotion,
+            };
+            s.king(k, 0, 0, 4, true);
+        }
+        for m in Bits(men) {
+            let mut s = Search {
+                sink: &mut *sink,
+                enemy,
+                occ: occ & !(1u64 << m),
+                from: m,
+                promotion,
+            };
+            s.man(m, 0, 0);
+        }
+    }
+
+    /// Appends the distinct majority captures (nothing when there is no capture).
+    #[inline]
+    pub(crate) fn gen_distinct_captures(&self, out: &mut MoveList<Move>) {
+        let mut sink = Distinct::new(out);
+        self.gen_captures(&mut sink);
+    }
+
+    /// Appends the quiet moves, whether or not a capture exists (callers check).
+    pub(crate) fn gen_quiet(&self, out: &mut MoveList<Move>) {
+        let us = self.st.side.index();
+        let own = self.st.pieces[us];
+        let occ = own | self.st.pieces[1 - us];
+        let empty = VALID & !occ;
+        let men = own & !self.st.kings;
+        let promotion = promotion_row(self.st.side);
+        let forward: [i32; 2] = match self.st.side {
+            Side::First => [DIRS[0], DIRS[1]],
+            Side::Second => [DIRS[2], DIRS[3]],
+        };
+        for d in forward {
+            for t in Bits(shift(men, d) & empty) {
+                if out.is_full() {
+                    return;
+                }
+                let from = (t as i32 - d) as u32;
+                out.push(Move::new(from, t, 0, (1u64 << t) & promotion != 0));
+            }
+        }
+        for k in Bits(own & self.st.kings) {
+            for d in 0..4 {
+                for t in Bits(king_ray_moves(k, d, occ)) {
+                    if out.is_full() {
+                        return;
+                    }
+                    out.push(Move::new(k, t, 0, false));
+                }
+            }
+        }
+    }
+
+    /// Appends every legal move with the number of capture paths leading to each (1 for a quiet
+    /// move): the generator of the 'paths' perft convention.
+    pub(crate) fn gen_with_paths(
+        &self,
+        out: &mut MoveList<Move>,
+        counts: &mut ArrayVec<u32, MAX_MOVES>,
+    ) {
+        let start = out.len();
+        {
+            let mut sink = Paths::new(out, counts);
+            self.gen_captures(&mut sink);
+        }
+        if out.len() == start {
+            self.gen_quiet(out);
+            counts.truncate(start);
+            while counts.len() < out.len() {
+                counts.push(1);
+            }
+        }
+    }
+
+    /// Every path of the capture `m` as its list of landing squares (bits), the last being the
+    /// end square. Empty when `m` is not a legal capture here. For notation, not for search.
+    pub(crate) fn capture_paths(&self, m: Move) -> Vec<Vec<u32>> {
+        let us = self.st.side.index();
+        let own = self.st.pieces[us];
+        let from = 1u64 << (m.from & 63);
+        if own & from == 0 || m.captured == 0 {
+            return Vec::new();
+        }
+        let enemy = self.st.pieces[1 - us];
+        let mut walk = PathWalk {
+            enemy,
+            occ: (own | enemy) & !from,
+            target: m,
+            king: self.st.kings & from != 0,
+            stack: Vec::new(),
+            found: Vec::new(),
+        };
+        walk.go(m.from as u32, 0);
+        walk.found
+    }
+}
+
+/// Enumerates the landing sequences of one capture move (see [`Board::capture_paths`]).
+struct PathWalk {
+    enemy: u64,
+    occ: u64,
+    target: Move,
+    king: bool,
+    stack: Vec<u32>,
+    found: Vec<Vec<u32>>,
+}
+
+impl PathWalk {
+    fn go(&mut self, b: u32, caps: u64) {
+        // Only captures of the target's pieces can lead to it.
+        let jumpable = self.enemy & self.target.captured & !caps;
+        if caps == self.target.captured {
+            if b == self.target.to as u32 && self.ends_here(b, caps) {
+                self.found.push(self.stack.clone());
+            }
+            return;
+        }
+        for d in 0..4 {
+            let (victim, lands) = if self.king {
+                let blockers = RAYS[b as usize][d] & self.occ;
+                if blockers == 0 {
+                    continue;
+                }
+                let x = 1u64 << nearest(blockers, d);
+                let beyond = RAYS[x.trailing_zeros() as usize][d];
+                let next = beyond & self.occ;
+                let lands = if next == 0 {
+                    beyond
+                } else {
+                    let y = nearest(next, d);
+                    beyond & !(RAYS[y as usize][d] | (1u64 << y))
+                };
+                (x, lands)
+            } else {
+                let x = shift(1u64 << b, DIRS[d]);
+                (x, shift(x, DIRS[d]) & !self.occ)
+            };
+            if victim & jumpable == 0 {
+                continue;
+            }
+            for l in Bits(lands) {
+                self.stack.push(l);
+                self.go(l, caps | victim);
+                self.stack.pop();
+            }
+        }
+    }
+
+    /// Whether a sequence that has taken every target piece may stop on `b` (no capture of
+    /// another piece continues from there). The majority rule makes this hold for legal moves;
+    /// checked anyway so a path never ends where the rules forbid stopping.
+    fn ends_here(&self, b: u32, caps: u64) -> bool {
+        let jumpable = self.enemy & !caps;
+        let empty = VALID & !self.occ;
+        if !self.king {
+            return men_capturers(1u64 << b, jumpable, empty) == 0;
+        }
+        for d in 0..4 {
+            let blockers = RAYS[b as usize][d] & self.occ;
+            if blockers != 0 {
+                let x = 1u64 << nearest(blockers, d);
+                if x & jumpable != 0 && shift(x, DIRS[d]) & empty != 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The squares a king on bit `k` reaches along direction `d` before the first piece.
+#[inline(always)]
+pub(crate) fn king_ray_moves(k: u32, d: usize, occ: u64) -> u64 {
+    let ray = RAYS[k as usize][d];
+    let blockers = ray & occ;
+    if blockers == 0 {
+        ray
+    } else {
+        let y = nearest(blockers, d);
+        ray & !(RAYS[y as usize][d] | (1u64 << y))
+    }
+}
+
+/// The far row where the men of `side` are crowned.
+#[inline(always)]
+pub(crate) fn promotion_row(side: Side) -> u64 {
+    match side {
+        Side::First => super::squares::WHITE_PROMOTION,
+        Side::Second => super::squares::BLACK_PROMOTION,
+    }
+}

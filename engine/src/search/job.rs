@@ -1,0 +1,301 @@
+//! One search as the threads see it, and how it ends.
+//!
+//! Scheme: the facade builds a [`Job`] per `go` and hands an `Arc` of it to every thread. The
+//! helpers search until the stop flag rises and send their [`ThreadResult`] back; the main
+//! thread searches, raises the flag when its limits are reached (or waits for `stop` or
+//! `ponderhit` when the protocol forbids ending on its own), gathers the helpers' results,
+//! picks the move (by a depth-weighted vote across threads, or by the strength limiter), sends
+//! the final report and the one `best_move` event, and only then signals the facade that the
+//! search is over. Iteration reports are rate-limited: once iterations come faster than one per
+//! 20 ms beyond depth 12 only some are sent, but the last completed one always precedes the
+//! best move.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crossbeam::channel::{Receiver, Sender};
+use rand::rngs::SmallRng;
+
+use crate::game::{Evaluator, Position};
+use crate::limits::Limits;
+use crate::report::{Iteration, Line, Reporter};
+use crate::score::{Score, MATE_IN_MAX_PLY};
+use crate::search::control::Control;
+use crate::search::params::Params;
+use crate::search::skill::Skill;
+use crate::search::worker::{ThreadResult, Worker};
+use crate::threads::Signals;
+use crate::tt::Table;
+
+pub struct Job<P: Position> {
+    pub root: P,
+    /// The legal root moves this search may play (after `searchmoves` and `banmoves`).
+    pub root_moves: Vec<P::Move>,
+    pub limits: Limits<P::Move>,
+    pub tt: Arc<Table>,
+    pub signals: Arc<Signals>,
+    pub control: Control,
+    pub reporter: Arc<dyn Reporter<P>>,
+    pub threads: usize,
+    /// Lines searched (the strength limiter searches more than it shows).
+    pub multipv: usize,
+    /// Lines reported.
+    pub shown_multipv: usize,
+    pub params: Params,
+    pub skill: Option<Skill>,
+    pub results_tx: Sender<ThreadResult<P::Move>>,
+    pub results_rx: Receiver<ThreadResult<P::Move>>,
+    pub done_tx: Sender<()>,
+    /// Milliseconds (since the start) of the last iteration report, and its depth.
+    last_report: AtomicU64,
+    reported_depth: AtomicU64,
+    pub rng: Mutex<Option<SmallRng>>,
+}
+
+impl<P: Position> Job<P> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        root: P,
+        root_moves: Vec<P::Move>,
+        limits: Limits<P::Move>,
+        tt: Arc<Table>,
+        control: Control,
+        reporter: Arc<dyn Reporter<P>>,
+        threads: usize,
+        params: Params,
+        skill: Option<Skill>,
+        rng: Option<SmallRng>,
+        done_tx: Sender<()>,
+    ) -> Job<P> {
+        let shown = limits.multipv.max(1);
+        let multipv = match skill {
+            Some(s) => shown.max(s.lines()),
+            None => shown,
+        };
+        let (results_tx, results_rx) = crossbeam::channel::unbounded();
+        Job {
+            root,
+            root_moves,
+            limits,
+            tt,
+            signals: Arc::new(Signals::new(threads)),
+            control,
+            reporter,
+            threads,
+            multipv,
+            shown_multipv: shown,
+            params,
+            skill,
+            results_tx,
+            results_rx,
+            done_tx,
+            last_report: AtomicU64::new(0),
+            reported_depth: AtomicU64::new(0),
+            rng: Mutex::new(rng),
+        }
+    }
+
+    fn iteration_info(&self, depth: u32, lines: Vec<Line<P::Move>>) -> Iteration<'_, P> {
+        let nodes = self.signals.total_nodes();
+        let time_ms = self.control.elapsed_ms();
+        Iteration {
+            root: &self.root,
+            depth,
+            lines,
+            nodes,
+            time_ms,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: self.tt.hashfull(),
+        }
+    }
+
+    /// Reports the main thread's lines after an iteration (or an aspiration bound).
+    pub fn report<E: Evaluator<P>>(
+        &self,
+        w: &Worker<P, E>,
+        depth: u32,
+        multipv: usize,
+        bound: bool,
+    ) {
+        let now = self.control.elapsed_ms();
+        let last = self.last_report.load(Ordering::Relaxed);
+        if !bound && depth > 12 && now < last + 20 {
+            return;
+        }
+        self.signals.set_nodes(w.id, w.nodes);
+        let lines = w.lines(depth, multipv.min(self.shown_multipv));
+        self.reporter.iteration(&self.iteration_info(depth, lines));
+        self.last_report.store(now, Ordering::Relaxed);
+        if !bound {
+            self.reported_depth.store(depth as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// The main thread's end of the search: wait if the protocol says so, collect the helpers,
+    /// choose and announce the move.
+    pub fn finish<E: Evaluator<P>>(&self, main: &mut Worker<P, E>, mine: ThreadResult<P::Move>) {
+        while !self.signals.stopped() && (self.control.pondering() || self.limits.infinite) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.signals.stop();
+        let mut results = vec![mine];
+        for _ in 1..self.threads {
+            if let Ok(r) = self.results_rx.recv() {
+                results.push(r);
+            }
+        }
+        let chosen = if self.threads > 1 && self.multipv == 1 {
+            vote(&results)
+        } else {
+            0
+        };
+        let result = &results[chosen];
+
+        // The final report: the chosen thread's lines at its completed depth, unless the last
+        // report already showed exactly that.
+        let depth = result.depth.max(1) as u32;
+        if chosen != 0 || self.reported_depth.load(Ordering::Relaxed) != depth as u64 {
+            if chosen == 0 {
+                self.signals.set_nodes(main.id, main.nodes);
+                let lines = main.lines(depth, self.multipv.min(self.shown_multipv));
+                self.reporter.iteration(&self.iteration_info(depth, lines));
+            } else {
+                let rm = result.best.as_ref().unwrap_or(&result.root_moves[0]);
+                let line = Line {
+                    rank: 1,
+                    depth,
+                    seldepth: rm.seldepth.max(1) as u32,
+                    score: rm.score,
+                    bound: rm.bound,
+                    pv: rm.pv.clone(),
+                };
+                self.reporter
+                    .iteration(&self.iteration_info(depth, vec![line]));
+            }
+        }
+
+        let mut pick = 0;
+        if let Some(skill) = self.skill {
+            let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(rng) = rng.as_mut() {
+                let n = self.multipv.min(result.root_moves.len());
+                let scores: Vec<Score> = result.root_moves[..n].iter().map(|r| r.score).collect();
+                pick = skill.pick(&scores, rng);
+            }
+        }
+        let rm = match (&result.best, chosen) {
+            (Some(best), c) if c != 0 => best,
+            _ => &result.root_moves[pick],
+        };
+        let best = rm.mv;
+        let ponder = if rm.pv.len() > 1 {
+            Some(rm.pv[1])
+        } else {
+            self.ponder_from_table(best)
+        };
+        self.reporter.best_move(&self.root, Some(best), ponder);
+        let _ = self.done_tx.send(());
+    }
+
+    /// A reply to `best` from the table, when the line ended at the root move.
+    fn ponder_from_table(&self, best: P::Move) -> Option<P::Move> {
+        let mut pos = self.root.clone();
+        let _undo = pos.make(best);
+        if pos.rule_outcome(1).is_some() {
+            return None;
+        }
+        let hit = self.tt.probe(pos.key())?;
+        let m = pos.unpack(hit.mv?)?;
+        pos.is_legal(m).then_some(m)
+    }
+}
+
+/// Lazy SMP's choice among threads, from each thread's last completed iteration: each thread
+/// votes for its best move with weight `(score - worst + 14) * depth`; the move with most votes
+/// wins, played from the thread that searched it deepest. A proven win is taken from the thread
+/// with the shortest one; a loss the main thread has proven stays its choice (helpers that do
+/// not see it only searched less). `results[0]` is the main thread's.
+fn vote<M: Copy + Eq>(results: &[ThreadResult<M>]) -> usize {
+    let valid: Vec<usize> = (0..results.len())
+        .filter(|&i| results[i].best.is_some() && results[i].depth > 0)
+        .collect();
+    if valid.is_empty() {
+        return 0;
+    }
+    let best_of = |i: usize| results[i].best.as_ref().expect("filtered on best");
+    if valid[0] == 0 && best_of(0).score <= -MATE_IN_MAX_PLY {
+        return 0;
+    }
+    let worst = valid.iter().map(|&i| best_of(i).score).min().unwrap_or(0);
+    let mut votes: Vec<(M, i64)> = Vec::new();
+    for &i in &valid {
+        let w = (best_of(i).score - worst + 14) as i64 * results[i].depth as i64;
+        match votes.iter_mut().find(|(m, _)| *m == best_of(i).mv) {
+            Some(v) => v.1 += w,
+            None => votes.push((best_of(i).mv, w)),
+        }
+    }
+    let mut chosen = valid[0];
+    for &i in &valid[1..] {
+        let (a, b) = (best_of(chosen), best_of(i));
+        let va = votes.iter().find(|(m, _)| *m == a.mv).map_or(0, |v| v.1);
+        let vb = votes.iter().find(|(m, _)| *m == b.mv).map_or(0, |v| v.1);
+        let better = if a.score >= MATE_IN_MAX_PLY || b.score >= MATE_IN_MAX_PLY {
+            b.score > a.score
+        } else {
+            vb > va || (vb == va && results[i].depth > results[chosen].depth)
+        };
+        if better {
+            chosen = i;
+        }
+    }
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::ScoreBound;
+    use crate::search::worker::RootMove;
+
+    fn result(id: usize, depth: i32, mv: u8, score: Score) -> ThreadResult<u8> {
+        let root_moves = vec![RootMove {
+            mv,
+            score,
+            prev_score: score,
+            average: score,
+            bound: ScoreBound::Exact,
+            seldepth: 1,
+            pv: vec![mv],
+            nodes: 0,
+        }];
+        ThreadResult {
+            id,
+            depth,
+            best: Some(root_moves[0].clone()),
+            root_moves,
+        }
+    }
+
+    #[test]
+    fn vote_prefers_the_majority_and_proven_wins() {
+        let r = [
+            result(0, 10, 1, 20),
+            result(1, 10, 2, 30),
+            result(2, 11, 2, 25),
+        ];
+        assert_eq!(r[vote(&r)].root_moves[0].mv, 2);
+        let r = [
+            result(0, 10, 1, 20),
+            result(1, 8, 3, crate::score::mate_in(5)),
+        ];
+        assert_eq!(vote(&r), 1);
+        // A loss the main thread proved is not traded for a helper's shallower hope.
+        let r = [
+            result(0, 12, 1, crate::score::mated_in(6)),
+            result(1, 11, 2, -40),
+        ];
+        assert_eq!(vote(&r), 0);
+    }
+}

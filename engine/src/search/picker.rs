@@ -1,0 +1,237 @@
+//! Staged move ordering.
+//!
+//! Scheme: moves come out in the order most likely to cut off, and are generated only when an
+//! earlier stage has not already produced a cutoff: the table move (no generation at all), then
+//! noisy moves by MVV/LVA corrected by capture history, those that lose material by static
+//! exchange set aside; then the two killers and the countermove (checked for pseudo-legality,
+//! since they come from other positions); then quiet moves by butterfly and continuation
+//! history; then the set-aside losing noisy moves. Quiescence uses only the table move and the
+//! noisy stage. Moves already returned by an earlier stage are skipped when regenerated. The
+//! picker yields pseudo-legal moves; the caller checks legality.
+
+use arrayvec::ArrayVec;
+
+use crate::game::{GenKind, MoveList, Position, MAX_MOVES};
+use crate::search::history::History;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
+enum Stage {
+    Tt,
+    GenNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiet,
+    Quiet,
+    BadNoisy,
+    Done,
+}
+
+/// Continuation-history context: the move indices played 1, 2 and 4 plies earlier.
+pub type ContPrev = [Option<usize>; 3];
+
+pub struct Picker<M> {
+    stage: Stage,
+    tt: Option<M>,
+    killers: [Option<M>; 2],
+    counter: Option<M>,
+    moves: ArrayVec<(M, i32), MAX_MOVES>,
+    next: usize,
+    bad: ArrayVec<M, MAX_MOVES>,
+    bad_next: usize,
+    /// Only noisy moves (quiescence outside check).
+    noisy_only: bool,
+    /// Set by the search once late quiet moves are pruned wholesale.
+    pub skip_quiets: bool,
+    cont: ContPrev,
+    /// Whether noisy moves that lose material by SEE wait until after the quiet moves.
+    see_sort: bool,
+}
+
+impl<M: Copy + Eq> Picker<M> {
+    /// The picker of a full-width node.
+    pub fn main(
+        tt: Option<M>,
+        killers: [Option<M>; 2],
+        counter: Option<M>,
+        cont: ContPrev,
+    ) -> Self {
+        Picker {
+            stage: Stage::Tt,
+            tt,
+            killers,
+            counter,
+            moves: ArrayVec::new(),
+            next: 0,
+            bad: ArrayVec::new(),
+            bad_next: 0,
+            noisy_only: false,
+            skip_quiets: false,
+            cont,
+            see_sort: true,
+        }
+    }
+
+    /// The picker of a quiescence node: the table move (if noisy) then the noisy moves, or
+    /// every move when in check.
+    pub fn quiescence(tt: Option<M>, in_check: bool, cont: ContPrev) -> Self {
+        Picker {
+            stage: Stage::Tt,
+            tt,
+            killers: [None; 2],
+            counter: None,
+            moves: ArrayVec::new(),
+            next: 0,
+            bad: ArrayVec::new(),
+            bad_next: 0,
+            noisy_only: !in_check,
+            skip_quiets: false,
+            cont,
+            see_sort: false,
+        }
+    }
+
+    /// Whether `m` is one of the killers or the countermove.
+    pub fn is_refutation(&self, m: M) -> bool {
+        self.killers[0] == Some(m) || self.killers[1] == Some(m) || self.counter == Some(m)
+    }
+
+    fn is_special(&self, m: M) -> bool {
+        Some(m) == self.tt
+            || (!self.noisy_only
+                && (self.killers[0] == Some(m)
+                    || self.killers[1] == Some(m)
+                    || self.counter == Some(m)))
+    }
+
+    /// The next pseudo-legal move, or `None` when all are out.
+    pub fn next<P: Position<Move = M>>(&mut self, pos: &P, hist: &History<M>) -> Option<M> {
+        loop {
+            match self.stage {
+                Stage::Tt => {
+                    self.stage = Stage::GenNoisy;
+                    if let Some(m) = self.tt {
+                        if !self.noisy_only || pos.is_noisy(m) {
+                            return Some(m);
+                        }
+                        self.tt = None;
+                    }
+                }
+                Stage::GenNoisy => {
+                    let mut list = MoveList::new();
+                    pos.generate(GenKind::Noisy, &mut list);
+                    let side = pos.side_to_move();
+                    self.moves.clear();
+                    for &m in list.iter() {
+                        if Some(m) == self.tt {
+                            continue;
+                        }
+                        let idx = pos.move_index(m);
+                        let score = pos.noisy_value(m) * 8 + hist.noisy(side, idx) / 2;
+                        self.moves.push((m, score));
+                    }
+                    self.next = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => {
+                    if let Some(m) = self.pick_best() {
+                        if self.see_sort && !pos.see_ge(m, 0) {
+                            self.bad.push(m);
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    self.stage = if self.noisy_only {
+                        Stage::Done
+                    } else {
+                        Stage::Killer1
+                    };
+                }
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let (cand, next) = match self.stage {
+                        Stage::Killer1 => (self.killers[0], Stage::Killer2),
+                        Stage::Killer2 => (self.killers[1], Stage::Counter),
+                        _ => (self.counter, Stage::GenQuiet),
+                    };
+                    self.stage = next;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    if let Some(m) = cand {
+                        let dup = Some(m) == self.tt
+                            || (next == Stage::Counter && self.killers[0] == Some(m))
+                            || (next == Stage::GenQuiet
+                                && (self.killers[0] == Some(m) || self.killers[1] == Some(m)));
+                        if !dup && pos.is_pseudo_legal(m) && !pos.is_noisy(m) {
+                            return Some(m);
+                        }
+                    }
+                }
+                Stage::GenQuiet => {
+                    self.stage = Stage::Quiet;
+                    self.moves.clear();
+                    self.next = 0;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    let mut list = MoveList::new();
+                    pos.generate(GenKind::Quiet, &mut list);
+                    let side = pos.side_to_move();
+                    for &m in list.iter() {
+                        if self.is_special(m) {
+                            continue;
+                        }
+                        let idx = pos.move_index(m);
+                        let score = hist.quiet(side, idx)
+                            + hist.cont(self.cont[0], idx)
+                            + hist.cont(self.cont[1], idx)
+                            + hist.cont(self.cont[2], idx) / 2;
+                        self.moves.push((m, score));
+                    }
+                    // Insertion sort, best first, stable for equal scores.
+                    for i in 1..self.moves.len() {
+                        let x = self.moves[i];
+                        let mut j = i;
+                        while j > 0 && self.moves[j - 1].1 < x.1 {
+                            self.moves[j] = self.moves[j - 1];
+                            j -= 1;
+                        }
+                        self.moves[j] = x;
+                    }
+                }
+                Stage::Quiet => {
+                    if !self.skip_quiets && self.next < self.moves.len() {
+                        self.next += 1;
+                        return Some(self.moves[self.next - 1].0);
+                    }
+                    self.stage = Stage::BadNoisy;
+                }
+                Stage::BadNoisy => {
+                    if self.bad_next < self.bad.len() {
+                        self.bad_next += 1;
+                        return Some(self.bad[self.bad_next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Selection sort step over the noisy list: the best remaining move.
+    fn pick_best(&mut self) -> Option<M> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.moves[i].1 > self.moves[best].1 {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1].0)
+    }
+}

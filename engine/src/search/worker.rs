@@ -1,0 +1,1157 @@
+//! One search thread: iterative deepening, principal variation search and quiescence.
+//!
+//! Scheme: each thread owns a [`Worker`] for its whole life (history tables, stacks) and runs
+//! the same iterative deepening over a private copy of the root position; threads cooperate
+//! only through the shared transposition table (Lazy SMP). Each iteration searches every
+//! MultiPV line in an aspiration window around the previous score, widened on failure (a fail
+//! high also retries one ply shallower). The node search is a principal variation search:
+//!
+//! - before the moves: rule results (`rule_outcome`), mate-distance pruning, a table probe
+//!   (cutoff at non-PV nodes), the static evaluation (cached in the table) with the
+//!   "improving" flag, then razoring, reverse futility, null move (where the game allows it,
+//!   verified at high depth), ProbCut, and internal iterative reduction;
+//! - in the move loop: late-move, futility, history and SEE pruning of late moves, singular
+//!   (with double and negative) extensions of the table move, check extensions, and late-move
+//!   reductions from a `ln(depth) * ln(moves)` table adjusted by history and node type;
+//! - after: history, killer, countermove and continuation updates with gravity, a table store.
+//!
+//! Quiescence follows noisy moves (all moves in check) with stand-pat, delta pruning and SEE
+//! pruning where the game supplies them; where the game forces a noisy move
+//! (`Position::noisy_forced`) it does not stand pat, and at the horizon a quiet threat
+//! (`Position::quiet_threat`) buys one ply of quiet moves. Scores use `crate::score`'s mate encoding; draws come
+//! only from the game's `rule_outcome` and `no_move_outcome`, so this file names no game.
+
+use std::sync::Arc;
+
+use arrayvec::ArrayVec;
+
+use crate::game::{Evaluator, Position};
+use crate::report::{Line, ScoreBound};
+use crate::score::{
+    self, from_tt, is_decisive, mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX_PLY,
+    MAX_EVAL, MAX_PLY,
+};
+use crate::search::history::History;
+use crate::search::job::Job;
+use crate::search::params::Params;
+use crate::search::picker::{ContPrev, Picker};
+use crate::tt::{Bound, Table};
+
+/// Marks a static evaluation that was not computed (in check).
+const NO_EVAL: Score = -32_767;
+
+/// One root move with what the search learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove<M> {
+    pub mv: M,
+    /// Score of the current iteration (or `-INFINITE` once it failed low in it).
+    pub score: Score,
+    pub prev_score: Score,
+    /// Running average, which seeds the aspiration window.
+    pub average: Score,
+    pub bound: ScoreBound,
+    pub seldepth: usize,
+    pub pv: Vec<M>,
+    /// Nodes spent below this move in the current search.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Frame<M> {
+    /// The move made at this ply (`None` for a null move).
+    mv: Option<M>,
+    /// Its history index (`None` for a null move).
+    cont: Option<usize>,
+    eval: Score,
+    excluded: Option<M>,
+    killers: [Option<M>; 2],
+    double_ext: i32,
+    cutoffs: i32,
+}
+
+impl<M> Default for Frame<M> {
+    fn default() -> Self {
+        Frame {
+            mv: None,
+            cont: None,
+            eval: NO_EVAL,
+            excluded: None,
+            killers: [None, None],
+            double_ext: 0,
+            cutoffs: 0,
+        }
+    }
+}
+
+/// What a thread hands back at the end of a search.
+#[derive(Clone, Debug)]
+pub struct ThreadResult<M> {
+    pub id: usize,
+    /// The last completed iteration.
+    pub depth: i32,
+    /// The root moves as the search left them (possibly mid-iteration).
+    pub root_moves: Vec<RootMove<M>>,
+    /// The best root move as the last completed iteration left it.
+    pub best: Option<RootMove<M>>,
+}
+
+pub struct Worker<P: Position, E: Evaluator<P>> {
+    pub id: usize,
+    pos: P,
+    eval: E,
+    hist: History<P::Move>,
+    stack: Vec<Frame<P::Move>>,
+    pv: Vec<Vec<P::Move>>,
+    pub nodes: u64,
+    seldepth: usize,
+    pub root_moves: Vec<RootMove<P::Move>>,
+    pv_idx: usize,
+    params: Params,
+    lmr: Vec<[i32; 64]>,
+    tt: Arc<Table>,
+    job: Option<Arc<Job<P>>>,
+    stopped: bool,
+    node_limit: u64,
+    main: bool,
+    pub completed_depth: i32,
+    completed_best: Option<RootMove<P::Move>>,
+    root_depth: i32,
+    nmp_min_ply: usize,
+}
+
+impl<P: Position, E: Evaluator<P>> Worker<P, E> {
+    pub fn new(id: usize, root: P, eval: E) -> Self {
+        Worker {
+            id,
+            pos: root,
+            eval,
+            hist: History::new(P::MOVE_INDEX_SPACE),
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            nodes: 0,
+            seldepth: 0,
+            root_moves: Vec::new(),
+            pv_idx: 0,
+            params: Params::DEFAULT,
+            lmr: Vec::new(),
+            tt: Arc::new(Table::tiny()),
+            job: None,
+            stopped: false,
+            node_limit: u64::MAX,
+            main: id == 0,
+            completed_depth: 0,
+            completed_best: None,
+            root_depth: 0,
+            nmp_min_ply: 0,
+        }
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.hist.clear();
+    }
+
+    fn build_lmr(&mut self) {
+        let base = self.params.lmr_base as f64 / 100.0;
+        let div = self.params.lmr_div as f64 / 100.0;
+        self.lmr = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate() {
+                    if d > 0 && m > 0 {
+                        let v = base + (d as f64).ln() * (m as f64).ln() / div;
+                        *r = v.max(0.0) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+    }
+
+    #[inline]
+    fn reduction(&self, depth: i32, moves: usize) -> i32 {
+        self.lmr[(depth as usize).min(63)][moves.min(63)]
+    }
+
+    /// Runs one search job to its end and returns this thread's result.
+    pub fn run(&mut self, job: Arc<Job<P>>) -> ThreadResult<P::Move> {
+        self.pos = job.root.clone();
+        self.tt = job.tt.clone();
+        if self.params != job.params || self.lmr.is_empty() {
+            self.params = job.params;
+            self.build_lmr();
+        }
+        self.stopped = false;
+        self.nodes = 0;
+        self.completed_depth = 0;
+        self.completed_best = None;
+        self.nmp_min_ply = 0;
+        self.node_limit = match job.limits.nodes {
+            // One thread stops at the exact count, which keeps node-bounded searches
+            // deterministic; with more, the main thread watches the sum.
+            Some(n) if job.threads == 1 => n.max(1),
+            _ => u64::MAX,
+        };
+        for f in self.stack.iter_mut() {
+            *f = Frame::default();
+        }
+        self.root_moves = job
+            .root_moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                average: -INFINITE,
+                bound: ScoreBound::Exact,
+                seldepth: 0,
+                pv: vec![mv],
+                nodes: 0,
+            })
+            .collect();
+        self.job = Some(job.clone());
+        self.iterate(&job);
+        job.signals.set_nodes(self.id, self.nodes);
+        self.job = None;
+        // Let go of the table, so that a resize frees the old one at once.
+        self.tt = Arc::new(Table::tiny());
+        ThreadResult {
+            id: self.id,
+            depth: self.completed_depth,
+            root_moves: self.root_moves.clone(),
+            best: self.completed_best.take(),
+        }
+    }
+
+    fn iterate(&mut self, job: &Job<P>) {
+        let multipv = job.multipv.clamp(1, self.root_moves.len().max(1));
+        let max_depth = job
+            .limits
+            .depth
+            .map(|d| (d as i32).clamp(1, MAX_PLY as i32 - 1))
+            .unwrap_or(MAX_PLY as i32 - 1);
+        let mut last_best: Option<P::Move> = None;
+        let mut stable = 0u32;
+        let mut score_history: Vec<Score> = Vec::new();
+
+        for depth in 1..=max_depth {
+            // Lazy SMP: helpers skip some depths so that threads spread over two depths.
+            if self.id > 0 && depth > 1 && depth < max_depth && (depth + self.id as i32) % 4 == 0 {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].average;
+                let mut delta = self.params.asp_window + prev.abs().min(MAX_EVAL) / 80;
+                let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                let mut fail_high = 0;
+                loop {
+                    let d = (depth - fail_high).max(1);
+                    let v = self.search::<true>(alpha, beta, d, 0, false);
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if self.stopped {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITE);
+                        fail_high = 0;
+                        self.report_bound(job, depth, multipv);
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITE);
+                        fail_high += 1;
+                        self.report_bound(job, depth, multipv);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            self.completed_best = Some(self.root_moves[0].clone());
+            if !self.main {
+                continue;
+            }
+
+            // The main thread reports and decides whether to go on.
+            job.report(self, depth as u32, multipv, false);
+            let best = self.root_moves[0].clone();
+            if last_best == Some(best.mv) {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            last_best = Some(best.mv);
+            score_history.push(best.score);
+
+            if let Some(mate) = job.limits.mate {
+                if best.score >= mate_in(2 * mate as usize) {
+                    break;
+                }
+            }
+            if job.limits.nodes.is_some() && job.signals.total_nodes() >= job.limits.nodes.unwrap()
+            {
+                break;
+            }
+            let total = self.nodes.max(1);
+            let effort = best.nodes * 1000 / total;
+            let reference = if score_history.len() >= 4 {
+                score_history[score_history.len() - 4]
+            } else {
+                best.score
+            };
+            let drop = if is_decisive(best.score) || is_decisive(reference) {
+                0
+            } else {
+                reference - best.score
+            };
+            if job.control.soft_stop(
+                &self.params,
+                stable,
+                effort,
+                drop,
+                self.root_moves.len() == 1,
+            ) {
+                break;
+            }
+        }
+    }
+
+    fn report_bound(&self, job: &Job<P>, depth: i32, multipv: usize) {
+        if self.main && job.control.elapsed_ms() > 2500 {
+            job.report(self, depth as u32, multipv, true);
+        }
+    }
+
+    /// The MultiPV lines as they stand.
+    pub fn lines(&self, depth: u32, multipv: usize) -> Vec<Line<P::Move>> {
+        self.root_moves
+            .iter()
+            .take(multipv)
+            .enumerate()
+            .map(|(i, rm)| {
+                let updated = rm.score != -INFINITE;
+                let (score, bound) = if updated {
+                    (rm.score, rm.bound)
+                } else {
+                    (rm.prev_score, ScoreBound::Exact)
+                };
+                let d = if updated || i < self.pv_idx {
+                    depth
+                } else {
+                    depth.saturating_sub(1).max(1)
+                };
+                Line {
+                    rank: i + 1,
+                    depth: d,
+                    seldepth: rm.seldepth.max(1) as u32,
+                    score: if score == -INFINITE { DRAW } else { score },
+                    bound,
+                    pv: rm.pv.clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// Polls for the end of the search; called at every node.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            let job = self.job.as_ref().expect("searching without a job");
+            job.signals.set_nodes(self.id, self.nodes);
+            if job.signals.stopped() {
+                self.stopped = true;
+            } else if self.main
+                && self.completed_depth >= 1
+                && (job.control.hard_stop()
+                    || job
+                        .limits
+                        .nodes
+                        .is_some_and(|n| job.signals.total_nodes() >= n))
+            {
+                job.signals.stop();
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    #[inline]
+    fn cont_prev(&self, ply: usize) -> ContPrev {
+        let at = |k: usize| {
+            if ply >= k {
+                self.stack[ply - k].cont
+            } else {
+                None
+            }
+        };
+        [at(1), at(2), at(4)]
+    }
+
+    #[inline]
+    fn draw_score(&self) -> Score {
+        // A tiny random-looking offset keeps the search from treating every repetition as an
+        // equally good escape (and stays deterministic with one thread).
+        DRAW + 1 - (self.nodes & 2) as Score
+    }
+
+    fn evaluate(&mut self) -> Score {
+        self.eval.evaluate(&self.pos).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    fn search<const PV: bool>(
+        &mut self,
+        mut alpha: Score,
+        mut beta: Score,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Score {
+        let root = ply == 0;
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply, true);
+        }
+        self.nodes += 1;
+        if PV {
+            self.pv[ply].clear();
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if !root {
+            if self.should_stop() {
+                return 0;
+            }
+            if let Some(outcome) = self.pos.rule_outcome(ply) {
+                let s = score::outcome_score(outcome, ply);
+                return if s == DRAW { self.draw_score() } else { s };
+            }
+            if ply >= MAX_PLY - 1 {
+                return if self.pos.in_check() {
+                    DRAW
+                } else {
+                    self.evaluate()
+                };
+            }
+            // Mate distance pruning: no line from here beats a mate already in hand.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let in_check = P::HAS_CHECKS && self.pos.in_check();
+        // A forced noisy move (draughts capture): the static evaluation is about to change by
+        // a piece, so it prunes nothing here; a single such move is also extended below.
+        let forced = !in_check && self.pos.noisy_forced();
+        let single_reply = forced && {
+            let mut list = crate::game::MoveList::new();
+            self.pos.generate(crate::game::GenKind::Noisy, &mut list);
+            list.len() == 1
+        };
+        let excluded = self.stack[ply].excluded;
+        let key = self.pos.key();
+        let hit = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = if root {
+            Some(self.root_moves[self.pv_idx].mv)
+        } else {
+            hit.and_then(|h| h.mv).and_then(|b| self.pos.unpack(b))
+        };
+        let tt_score = hit
+            .filter(|h| h.score != NO_EVAL)
+            .map(|h| from_tt(h.score, ply));
+        let tt_pv = PV || hit.is_some_and(|h| h.pv);
+        let tt_noisy = tt_move.is_some_and(|m| self.pos.is_noisy(m));
+
+        if !PV && excluded.is_none() {
+            if let (Some(h), Some(s)) = (hit, tt_score) {
+                if h.depth >= depth
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    }
+                {
+                    // Reward a quiet table move that cuts off again.
+                    if s >= beta {
+                        if let Some(m) = tt_move {
+                            if !tt_noisy {
+                                let bonus = self.history_bonus(depth);
+                                let side = self.pos.side_to_move();
+                                let idx = self.pos.move_index(m);
+                                self.hist.update_quiet(side, idx, bonus);
+                            }
+                        }
+                    }
+                    return s;
+                }
+            }
+        }
+
+        // Static evaluation.
+        let raw_eval;
+        let mut eval;
+        if in_check {
+            raw_eval = NO_EVAL;
+            eval = NO_EVAL;
+            self.stack[ply].eval = NO_EVAL;
+        } else if excluded.is_some() {
+            raw_eval = self.stack[ply].eval;
+            eval = raw_eval;
+        } else {
+            raw_eval = match hit {
+                Some(h) if h.eval != NO_EVAL => h.eval,
+                _ => {
+                    let e = self.evaluate();
+                    if hit.is_none() {
+                        self.tt
+                            .store(key, None, NO_EVAL, e, -7, Bound::Upper, tt_pv);
+                    }
+                    e
+                }
+            };
+            self.stack[ply].eval = raw_eval;
+            eval = raw_eval;
+            // The table score is a better estimate when its bound points the right way.
+            if let (Some(h), Some(s)) = (hit, tt_score) {
+                if !is_decisive(s)
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s > eval,
+                        Bound::Upper => s < eval,
+                    }
+                {
+                    eval = s;
+                }
+            }
+        }
+        let improving = !in_check
+            && ply >= 2
+            && if self.stack[ply - 2].eval != NO_EVAL {
+                raw_eval > self.stack[ply - 2].eval
+            } else {
+                ply >= 4
+                    && self.stack[ply - 4].eval != NO_EVAL
+                    && raw_eval > self.stack[ply - 4].eval
+            };
+        self.stack[ply + 1].killers = [None, None];
+        self.stack[ply + 1].excluded = None;
+        self.stack[ply + 1].cutoffs = 0;
+        if ply > 0 {
+            self.stack[ply].double_ext = self.stack[ply - 1].double_ext;
+        }
+
+        let p = self.params;
+        if !PV && !in_check && !forced && excluded.is_none() {
+            // Razoring: far below alpha, see whether captures can even get back to it.
+            if depth <= 3 && eval + p.razor_base + p.razor_depth_mul * depth < alpha {
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply, true);
+                if v < alpha && !is_decisive(v) {
+                    return v;
+                }
+            }
+            // Reverse futility: far above beta with little depth left.
+            if depth <= p.rfp_depth
+                && !is_decisive(beta)
+                && eval < MATE_IN_MAX_PLY
+                && eval - p.rfp_margin * (depth - improving as i32) >= beta
+            {
+                return (eval + beta) / 2;
+            }
+            // Null move: if passing still keeps us above beta, a real move will too.
+            if P::NULL_MOVE_OK
+                && cut_node
+                && depth >= p.nmp_min_depth
+                && ply >= self.nmp_min_ply
+                && eval >= beta
+                && raw_eval >= beta - 20 * depth + 180
+                && !is_decisive(beta)
+                && (ply == 0 || self.stack[ply - 1].mv.is_some())
+                && self.pos.null_move_sound()
+            {
+                let r = (p.nmp_base
+                    + depth / p.nmp_depth_div
+                    + ((eval - beta) / p.nmp_eval_div).min(3))
+                .min(depth);
+                self.stack[ply].mv = None;
+                self.stack[ply].cont = None;
+                let undo = self.pos.make_null();
+                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, false);
+                self.pos.unmake_null(undo);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta && !is_decisive(v) {
+                    if self.nmp_min_ply > 0 || depth < p.nmp_verify_depth {
+                        return v;
+                    }
+                    // Verify at high depth with null moves off for a while (zugzwang guard).
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                    let w = self.search::<false>(beta - 1, beta, depth - r, ply, false);
+                    self.nmp_min_ply = 0;
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+            // ProbCut: a noisy move beating beta by a margin at reduced depth cuts off.
+            let pc_beta = beta + p.probcut_margin - 50 * improving as i32;
+            if depth >= p.probcut_depth
+                && !is_decisive(beta)
+                && !(hit.is_some_and(|h| h.depth >= depth - 3)
+                    && tt_score.is_some_and(|s| s < pc_beta))
+            {
+                let cont = self.cont_prev(ply);
+                let mut picker = Picker::quiescence(tt_move.filter(|_| tt_noisy), false, cont);
+                while let Some(m) = picker.next(&self.pos, &self.hist) {
+                    if Some(m) == excluded
+                        || !self.pos.is_legal(m)
+                        || !self.pos.see_ge(m, pc_beta - raw_eval)
+                    {
+                        continue;
+                    }
+                    self.stack[ply].mv = Some(m);
+                    self.stack[ply].cont = Some(self.pos.move_index(m));
+                    let undo = self.pos.make(m);
+                    let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, false);
+                    if v >= pc_beta {
+                        v = -self.search::<false>(
+                            -pc_beta,
+                            -pc_beta + 1,
+                            depth - 4,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
+                    self.pos.unmake(m, undo);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= pc_beta {
+                        self.tt.store(
+                            key,
+                            Some(P::pack(m)),
+                            score::to_tt(v, ply),
+                            raw_eval,
+                            depth - 3,
+                            Bound::Lower,
+                            tt_pv,
+                        );
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a table move this node was not expected to
+        // matter; search it a ply shallower.
+        if !root && (PV || cut_node) && depth >= p.iir_depth && tt_move.is_none() {
+            depth -= 1;
+        }
+
+        let side = self.pos.side_to_move();
+        let cont = self.cont_prev(ply);
+        let counter = self.hist.counter(cont[0]);
+        let mut picker = Picker::main(tt_move, self.stack[ply].killers, counter, cont);
+        let mut best = -INFINITE;
+        let mut best_move: Option<P::Move> = None;
+        let mut move_count = 0usize;
+        let mut quiets: ArrayVec<(P::Move, usize), 64> = ArrayVec::new();
+        let mut noisies: ArrayVec<usize, 32> = ArrayVec::new();
+        let lmp_limit = (p.lmp_base + depth * depth) / (2 - improving as i32);
+
+        while let Some(m) = picker.next(&self.pos, &self.hist) {
+            if Some(m) == excluded {
+                continue;
+            }
+            if root && !self.root_moves[self.pv_idx..].iter().any(|rm| rm.mv == m) {
+                continue;
+            }
+            if !self.pos.is_legal(m) {
+                continue;
+            }
+            move_count += 1;
+            let noisy = self.pos.is_noisy(m);
+            let idx = self.pos.move_index(m);
+            let hist_score = if noisy {
+                self.hist.noisy(side, idx)
+            } else {
+                self.hist.quiet(side, idx)
+                    + self.hist.cont(cont[0], idx)
+                    + self.hist.cont(cont[1], idx)
+            };
+            let base_r = self.reduction(depth, move_count);
+
+            // Shallow-depth pruning of late moves, once a non-losing line is in hand.
+            if !root && best > -MATE_IN_MAX_PLY {
+                let lmr_depth = (depth - 1 - base_r).max(0);
+                if noisy {
+                    let gain = self.pos.noisy_value(m);
+                    if !in_check
+                        && lmr_depth < 7
+                        && gain > 0
+                        && eval != NO_EVAL
+                        && eval + p.fp_noisy_base + gain + p.fp_noisy_mul * lmr_depth <= alpha
+                    {
+                        continue;
+                    }
+                    if !self.pos.see_ge(m, -p.see_noisy * depth) {
+                        continue;
+                    }
+                } else {
+                    if move_count as i32 >= lmp_limit {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if lmr_depth < p.hist_prune_depth && hist_score < -p.hist_prune_margin * depth {
+                        continue;
+                    }
+                    if !in_check
+                        && lmr_depth < p.fp_depth
+                        && eval + p.fp_base + p.fp_mul * lmr_depth <= alpha
+                    {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if !self.pos.see_ge(m, -p.see_quiet * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                }
+            }
+
+            // Singular extension: is the table move the only good one here?
+            let mut ext = 0;
+            if !root
+                && Some(m) == tt_move
+                && excluded.is_none()
+                && depth >= p.se_depth
+                && ply < 2 * self.root_depth as usize
+            {
+                if let (Some(h), Some(s)) = (hit, tt_score) {
+                    if h.bound != Bound::Upper && h.depth >= depth - 3 && !is_decisive(s) {
+                        let s_beta = s - depth * p.se_margin_mul / 16;
+                        let s_depth = (depth - 1) / 2;
+                        self.stack[ply].excluded = Some(m);
+                        let v = self.search::<false>(s_beta - 1, s_beta, s_depth, ply, cut_node);
+                        self.stack[ply].excluded = None;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if v < s_beta {
+                            ext = 1;
+                            if !PV
+                                && v < s_beta - p.se_double_margin
+                                && self.stack[ply].double_ext <= 8
+                            {
+                                ext = 2;
+                                self.stack[ply].double_ext += 1;
+                            }
+                        } else if s_beta >= beta {
+                            // Multi-cut: more than one move beats beta.
+                            return s_beta;
+                        } else if s >= beta || cut_node {
+                            // The table move is not singular and the node is expected to
+                            // cut off anyway: spend less on it.
+                            ext = -1;
+                        }
+                    }
+                }
+            }
+
+            self.stack[ply].mv = Some(m);
+            self.stack[ply].cont = Some(idx);
+            if PV {
+                self.pv[ply + 1].clear();
+            }
+            let nodes_before = self.nodes;
+            let undo = self.pos.make(m);
+            let gives_check = P::HAS_CHECKS && self.pos.in_check();
+            if (gives_check || single_reply) && ext == 0 && ply < 2 * self.root_depth as usize {
+                ext = 1;
+            }
+            let mut new_depth = depth - 1 + ext;
+
+            let mut v;
+            if depth >= 2 && move_count > 1 + root as usize && (!noisy || !tt_pv) {
+                let mut r = base_r;
+                r += !improving as i32;
+                r -= tt_pv as i32;
+                r += 2 * cut_node as i32;
+                r += tt_noisy as i32;
+                r -= gives_check as i32;
+                r -= picker.is_refutation(m) as i32;
+                r -= (PV && !noisy) as i32;
+                if self.stack[ply + 1].cutoffs > 3 {
+                    r += 1;
+                }
+                r -= hist_score / p.lmr_history_div;
+                let d = (new_depth - r).clamp(1, new_depth.max(1) + 1);
+                v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                if v > alpha && d < new_depth {
+                    // The reduced search surprised us: research at full depth, a little deeper
+                    // when it surprised us a lot.
+                    if v > best + 50 + 2 * new_depth {
+                        new_depth += 1;
+                    } else if v < best + new_depth {
+                        new_depth -= 1;
+                    }
+                    if d < new_depth {
+                        v = -self.search::<false>(
+                            -alpha - 1,
+                            -alpha,
+                            new_depth,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
+                    if !noisy {
+                        let bonus = if v > alpha {
+                            self.history_bonus(depth)
+                        } else {
+                            -self.history_bonus(depth)
+                        };
+                        self.hist.update_cont(cont[0], idx, bonus);
+                        self.hist.update_cont(cont[1], idx, bonus);
+                    }
+                }
+            } else if !PV || move_count > 1 {
+                v = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            } else {
+                v = alpha + 1; // forces the full-window search of the first PV move
+            }
+            if PV && (move_count == 1 || (v > alpha && (root || v < beta))) {
+                v = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.pos.unmake(m, undo);
+            if self.stopped {
+                return 0;
+            }
+
+            if root {
+                let sel = self.seldepth;
+                let spent = self.nodes - nodes_before;
+                let child_pv: Vec<P::Move> = self.pv[1].clone();
+                let rm = self
+                    .root_moves
+                    .iter_mut()
+                    .find(|rm| rm.mv == m)
+                    .expect("root move in list");
+                rm.nodes += spent;
+                if move_count == 1 || v > alpha {
+                    rm.score = v;
+                    rm.average = if rm.average == -INFINITE {
+                        v
+                    } else {
+                        (rm.average + v) / 2
+                    };
+                    rm.seldepth = sel;
+                    rm.bound = if v >= beta {
+                        ScoreBound::Lower
+                    } else if v <= alpha {
+                        ScoreBound::Upper
+                    } else {
+                        ScoreBound::Exact
+                    };
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend_from_slice(&child_pv);
+                } else {
+                    rm.score = -INFINITE;
+                }
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if PV && !root {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(m);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if v >= beta {
+                        self.stack[ply].cutoffs += 1;
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if Some(m) != best_move {
+                if noisy {
+                    let _ = noisies.try_push(idx);
+                } else {
+                    let _ = quiets.try_push((m, idx));
+                }
+            }
+        }
+
+        if move_count == 0 {
+            if excluded.is_some() {
+                return alpha;
+            }
+            return score::outcome_score(self.pos.no_move_outcome(), ply);
+        }
+
+        if best >= beta {
+            if let Some(m) = best_move {
+                self.update_histories(ply, m, depth, &quiets, &noisies);
+            }
+        }
+
+        if excluded.is_none() && !(root && self.pv_idx > 0) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if PV && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                best_move.map(P::pack),
+                score::to_tt(best, ply),
+                raw_eval,
+                depth,
+                bound,
+                tt_pv,
+            );
+        }
+        best
+    }
+
+    fn history_bonus(&self, depth: i32) -> i32 {
+        (self.params.hist_bonus_mul * depth - self.params.hist_bonus_sub)
+            .clamp(0, self.params.hist_bonus_max)
+    }
+
+    fn update_histories(
+        &mut self,
+        ply: usize,
+        best: P::Move,
+        depth: i32,
+        quiets: &[(P::Move, usize)],
+        noisies: &[usize],
+    ) {
+        let side = self.pos.side_to_move();
+        let bonus = self.history_bonus(depth + 1);
+        let cont = self.cont_prev(ply);
+        let idx = self.pos.move_index(best);
+        if !self.pos.is_noisy(best) {
+            let k = &mut self.stack[ply].killers;
+            if k[0] != Some(best) {
+                k[1] = k[0];
+                k[0] = Some(best);
+            }
+            self.hist.set_counter(cont[0], best);
+            self.hist.update_quiet(side, idx, bonus);
+            for &c in &cont {
+                self.hist.update_cont(c, idx, bonus);
+            }
+            for &(_, q) in quiets {
+                self.hist.update_quiet(side, q, -bonus);
+                for &c in &cont {
+                    self.hist.update_cont(c, q, -bonus);
+                }
+            }
+        } else {
+            self.hist.update_noisy(side, idx, bonus);
+        }
+        for &n in noisies {
+            self.hist.update_noisy(side, n, -bonus);
+        }
+    }
+
+    /// Quiescence. `horizon` marks a node where the main search ended (or a child of a threat
+    /// ply, see below); only there does a quiet threat extend the search.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        horizon: bool,
+    ) -> Score {
+        self.nodes += 1;
+        if PV {
+            self.pv[ply].clear();
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if self.should_stop() {
+            return 0;
+        }
+        if let Some(outcome) = self.pos.rule_outcome(ply) {
+            let s = score::outcome_score(outcome, ply);
+            return if s == DRAW { self.draw_score() } else { s };
+        }
+        let in_check = P::HAS_CHECKS && self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+        // No standing pat where the rules force a noisy move (draughts captures), nor at a
+        // horizon node where the opponent threatens one: there one ply of quiet moves is
+        // searched, whose children are horizon nodes again (as Scan resolves shots).
+        let forced = !in_check && self.pos.noisy_forced();
+        let threat = horizon && !in_check && !forced && self.pos.quiet_threat();
+        let no_stand = in_check || forced || threat;
+
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        let tt_score = hit
+            .filter(|h| h.score != NO_EVAL)
+            .map(|h| from_tt(h.score, ply));
+        let tt_pv = PV || hit.is_some_and(|h| h.pv);
+        if !PV {
+            if let (Some(h), Some(s)) = (hit, tt_score) {
+                if h.depth >= 0
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    }
+                {
+                    return s;
+                }
+            }
+        }
+        let tt_move = hit.and_then(|h| h.mv).and_then(|b| self.pos.unpack(b));
+
+        let raw_eval;
+        let mut best;
+        let futility_base;
+        if no_stand {
+            raw_eval = NO_EVAL;
+            best = -INFINITE;
+            futility_base = -INFINITE;
+        } else {
+            raw_eval = match hit {
+                Some(h) if h.eval != NO_EVAL => h.eval,
+                _ => self.evaluate(),
+            };
+            best = raw_eval;
+            if let (Some(h), Some(s)) = (hit, tt_score) {
+                if !is_decisive(s)
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s > best,
+                        Bound::Upper => s < best,
+                    }
+                {
+                    best = s;
+                }
+            }
+            if best >= beta {
+                if hit.is_none() {
+                    self.tt.store(
+                        key,
+                        None,
+                        score::to_tt(best, ply),
+                        raw_eval,
+                        -1,
+                        Bound::Lower,
+                        false,
+                    );
+                }
+                return best;
+            }
+            alpha = alpha.max(best);
+            futility_base = best + self.params.qs_futility;
+        }
+
+        let cont = self.cont_prev(ply);
+        let mut picker = Picker::quiescence(tt_move, no_stand, cont);
+        let mut best_move = None;
+        let mut move_count = 0;
+        while let Some(m) = picker.next(&self.pos, &self.hist) {
+            if !self.pos.is_legal(m) {
+                continue;
+            }
+            move_count += 1;
+            let noisy = self.pos.is_noisy(m);
+            if best > -MATE_IN_MAX_PLY {
+                if !no_stand {
+                    let gain = self.pos.noisy_value(m);
+                    if gain > 0 && futility_base + gain <= alpha {
+                        best = best.max(futility_base + gain);
+                        continue;
+                    }
+                    if !self.pos.see_ge(m, 0) {
+                        continue;
+                    }
+                } else if in_check && !noisy && move_count > 3 {
+                    // In check with a defence already found: skip late quiet evasions.
+                    continue;
+                }
+            }
+            self.stack[ply].mv = Some(m);
+            self.stack[ply].cont = Some(self.pos.move_index(m));
+            let undo = self.pos.make(m);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, threat);
+            self.pos.unmake(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(m);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+
+        if no_stand && move_count == 0 {
+            return score::outcome_score(self.pos.no_move_outcome(), ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move.map(P::pack),
+            score::to_tt(best, ply),
+            raw_eval,
+            0,
+            bound,
+            tt_pv,
+        );
+        best
+    }
+}
