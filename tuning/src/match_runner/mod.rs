@@ -11,6 +11,7 @@ pub mod cli;
 pub mod dialect;
 pub mod drivers;
 pub mod game;
+pub mod go_rules;
 pub mod openings;
 pub mod process;
 pub mod records;

@@ -6,8 +6,8 @@
 //! every game that implements the engine crate's `Notation` (chess, xiangqi, draughts), so each
 //! move an engine sends is checked by the engine crate's own move generator and every result
 //! (mate, stalemate, repetition, perpetual check, move-count rules) comes from its
-//! `Position::outcome`. Go has its own board API and gets an adapter implementing the Go hooks
-//! (two passes, then scoring with agreed dead stones).
+//! `Position::outcome`. Go has its own board API and gets an adapter (`go_rules`) implementing
+//! the Go hooks (two passes, then scoring with agreed dead stones).
 //!
 //! Trust: `parse_move` is documented to accept only legal moves; the referee checks the parsed
 //! move against the generated legal moves as well, so a lax parser cannot let an illegal move
@@ -228,15 +228,13 @@ fn pdn_move(b: &tetrarch::games::draughts::Board, m: tetrarch::games::draughts::
 }
 
 /// The referee for a game, from a start position (or the initial one); Go takes the board
-/// size and komi. Games whose rules have not landed in the engine crate yet are an error
-/// naming the game.
+/// size and komi.
 pub fn new_rules(
     kind: GameKind,
     start: Option<&str>,
     board_size: u32,
     komi: f64,
 ) -> Result<Box<dyn Rules>, String> {
-    let _ = (board_size, komi);
     use tetrarch::games::{chess, draughts, xiangqi};
     match kind {
         GameKind::Chess => Ok(Box::new(
@@ -244,12 +242,14 @@ pub fn new_rules(
                 .with_record(super::san::san::<chess::Board>),
         )),
         GameKind::Xiangqi => Ok(Box::new(NotationRules::<xiangqi::Board>::new(kind, start)?)),
+        GameKind::Go => {
+            if start.is_some_and(|s| !s.trim().is_empty()) {
+                return Err("Go openings are move lists (SGF), not positions".into());
+            }
+            Ok(Box::new(super::go_rules::GoRules::new(board_size, komi)?))
+        }
         GameKind::Draughts => Ok(Box::new(
             NotationRules::<draughts::Board>::new(kind, start)?.with_record(pdn_move),
-        )),
-        _ => Err(format!(
-            "the {} rules are not in the engine crate yet",
-            kind.name()
         )),
     }
 }
