@@ -3,6 +3,9 @@
 //!
 //! Scheme: one thread, a 16 MB table, and a new game (table and histories cleared) before each
 //! position, so the count depends on nothing but the code: the same on every run and machine.
+//! `--threads N` (and `--hash MB`) measure time to depth instead, as Stockfish's `bench 16 2 13`
+//! does: each position's time is printed, and with more than one thread the node count varies
+//! from run to run (the helpers race for the table).
 //! The positions span openings, middlegames, sharp tactics and
 //! endgames: the project's perft reference positions, middlegames reached by playing
 //! common openings (written out by us and converted to FEN), and composed endgames.
@@ -65,6 +68,12 @@ pub struct BenchArgs {
     /// chess, or draughts (its own positions; default depth 14).
     #[arg(long, default_value = "chess")]
     game: String,
+    /// Search threads (chess); more than one makes the node count vary between runs.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Transposition table size in MB (chess).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
 }
 
 struct Count(Mutex<u64>);
@@ -83,13 +92,18 @@ impl Reporter<Board> for Count {
 }
 
 /// Searches every bench position to `depth`; returns the total nodes and elapsed milliseconds.
-pub fn bench(depth: u32, verbose: bool) -> Result<(u64, u128), String> {
+pub fn bench(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    verbose: bool,
+) -> Result<(u64, u128), String> {
     let mut engine = Engine::with_options(
         Board::start(),
         ChessEval::default(),
         Options {
-            threads: 1,
-            hash_mb: 16,
+            threads,
+            hash_mb,
             ..Options::default()
         },
     );
@@ -100,11 +114,13 @@ pub fn bench(depth: u32, verbose: bool) -> Result<(u64, u128), String> {
         engine.new_game();
         engine.set_position(pos, &[]);
         let count = Arc::new(Count(Mutex::new(0)));
+        let searched = Instant::now();
         engine.go(Limits::depth(depth), count.clone());
         engine.wait();
+        let ms = searched.elapsed().as_millis();
         let nodes = *count.0.lock().unwrap_or_else(|e| e.into_inner());
         if verbose {
-            eprintln!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1);
+            eprintln!("position {:>2}: {nodes:>10} nodes {ms:>6} ms  {fen}", i + 1);
         }
         total += nodes;
     }
@@ -115,7 +131,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let (depth, result, count) = match args.game.as_str() {
         "chess" => {
             let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
-            (depth, bench(depth, true), POSITIONS.len())
+            let result = bench(depth, args.threads.into(), args.hash as usize, true);
+            (depth, result, POSITIONS.len())
         }
         "draughts" => {
             let depth = args
