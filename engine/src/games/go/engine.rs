@@ -924,20 +924,22 @@ mod tests {
     #[test]
     fn captures_a_big_group_in_atari() {
         let mut e = GoEngine::new(quick());
-        e.set_komi(0.5);
-        // 5x5: white B3-C3-D3 in atari at E3 inside black's stones; capturing wins the board,
-        // letting it out at E3 does not.
+        e.set_komi(4.5);
+        // 7x7: white B4-C4-D4 in atari at E4 between black's walls; White holds the F
+        // column. Capturing keeps the game even; letting the stones out at E4 to join the
+        // wall splits Black's area and loses (about 10% for Black by a long search). (On a
+        // 5x5 board with no white wall the escaped group died as well, and either move won.)
         setup(
             &mut e,
-            5,
-            &["B4", "C4", "D4", "A3", "B2", "C2", "D2"],
-            &["B3", "C3", "D3"],
+            7,
+            &["B5", "C5", "D5", "A4", "B3", "C3", "D3"],
+            &["B4", "C4", "D4", "F1", "F2", "F3", "F4", "F5", "F6", "F7"],
         );
         let d = e.genmove(Side::First, true, false, None, &mut |_, _| {});
-        assert_eq!(d, Decision::Play(e.board().parse_vertex("E3").unwrap()));
+        assert_eq!(d, Decision::Play(e.board().parse_vertex("E4").unwrap()));
         // The stones are gone.
-        let c3 = e.board().parse_vertex("C3").unwrap().point().unwrap();
-        assert_eq!(e.board().at(c3), EMPTY);
+        let c4 = e.board().parse_vertex("C4").unwrap().point().unwrap();
+        assert_eq!(e.board().at(c4), EMPTY);
     }
 
     #[test]

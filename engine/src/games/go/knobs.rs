@@ -45,9 +45,11 @@ macro_rules! knobs {
 knobs! {
     P_ATARI = "p_atari", 256, "playouts: chance /256 of trying atari captures and escapes";
     P_TWO_LIB = "p_two_lib", 0, "playouts: chance /256 of trying two-liberty attacks and defences";
+    P_VITAL = "p_vital", 256, "playouts: chance /256 of taking the vital point of a three-point eye space next to the last move";
     P_PATTERN = "p_pattern", 230, "playouts: chance /256 of trying 3x3 patterns";
     P_ATARI2 = "p_atari2", 0, "playouts: chance /256 of atari checks around our previous move";
     LADDER_STONES = "ladder_stones", 0, "playouts: largest last-moved group checked for a ladder";
+    NAKADE = "nakade", 3, "playouts and priors: largest self-atari group allowed as a nakade (0: none)";
     SINGLE_SELF_ATARI = "single_self_atari", 0, "playouts: chance /256 of refusing a one-stone self-atari";
     PRIOR_EVEN = "prior_even", 14, "priors: visits at 0.5 every move starts with";
     PRIOR_CAPTURE = "prior_capture", 14, "priors: wins and visits for a capture (plus 5 per stone)";

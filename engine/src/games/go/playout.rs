@@ -6,9 +6,13 @@
 //! 1. *atari*: capture the last-moved group if it is in atari; save an own group next to the
 //!    last move that is in atari, by capturing a neighbour in atari or by extending when that
 //!    gives three liberties, or two that are no ladder;
-//! 2. *patterns*: a 3x3 shape move (see `patterns`) among the 8 neighbours of the last move;
-//! 3. *random*: a uniformly random legal move that neither fills one's own eye nor puts a
-//!    group of two or more stones into atari. No move left means pass.
+//! 2. *vital point*: the middle of a three-point eye space next to the last move that only
+//!    the last mover's stones enclose (what a capture inside a nakade leaves);
+//! 3. *patterns*: a 3x3 shape move (see `patterns`) among the 8 neighbours of the last move;
+//! 4. *random*: a uniformly random legal move that neither fills one's own eye nor puts a
+//!    group of two or more stones into atari, unless that is a nakade (a group of at most
+//!    three stones sacrificed inside the opponent's closed space, see `tactics`), which is
+//!    how such a space is killed. No move left means pass.
 //!
 //! Three more rules exist behind knobs (`knobs`), off by default because matches did not show
 //! them paying for their cost: starting a ladder against the last-moved group, two-liberty
@@ -135,6 +139,11 @@ impl Board {
                 }
                 if chance(rng, knobs::get(K::P_TWO_LIB)) {
                     if let Some(p) = self.two_lib_move(last, side, rng) {
+                        return Move::at(p);
+                    }
+                }
+                if chance(rng, knobs::get(K::P_VITAL)) {
+                    if let Some(p) = self.vital_point(last, side) {
                         return Move::at(p);
                     }
                 }
@@ -274,6 +283,59 @@ impl Board {
         }
     }
 
+    /// The vital point of a three-point eye space next to the last move, enclosed by the last
+    /// mover's stones alone (as a capture inside a nakade leaves it): the middle point, which
+    /// leaves the space one eye. `side` (the other player) takes it.
+    pub fn vital_point(&self, last: usize, side: Side) -> Option<usize> {
+        let owner = self.at(last);
+        for q in self.neighbours(last) {
+            if self.at(q) != EMPTY {
+                continue;
+            }
+            // The empty region of q, given up past three points or at any other colour.
+            let mut region: ArrayVec<u16, 4> = ArrayVec::new();
+            region.push(q as u16);
+            let mut i = 0;
+            let mut closed = true;
+            'flood: while i < region.len() {
+                let r = region[i] as usize;
+                i += 1;
+                for t in self.neighbours(r) {
+                    let c = self.at(t);
+                    if c == EMPTY {
+                        if !region.contains(&(t as u16)) {
+                            if region.len() == 3 {
+                                closed = false;
+                                break 'flood;
+                            }
+                            region.push(t as u16);
+                        }
+                    } else if c != BORDER && c != owner {
+                        closed = false;
+                        break 'flood;
+                    }
+                }
+            }
+            if !closed || region.len() != 3 {
+                continue;
+            }
+            // The middle point touches both others.
+            let Some(vital) = region.iter().map(|&r| r as usize).find(|&r| {
+                self.neighbours(r)
+                    .iter()
+                    .filter(|&&t| region.contains(&(t as u16)))
+                    .count()
+                    == 2
+            }) else {
+                continue;
+            };
+            if self.is_legal_fast(vital, side) {
+                return Some(vital);
+            }
+        }
+        None
+    }
+
     /// A 3x3 pattern move among the neighbours of the last move.
     fn pattern_move(&self, last: usize, side: Side, rng: &mut SmallRng) -> Option<usize> {
         let mut cands: ArrayVec<u16, 8> = ArrayVec::new();
@@ -300,7 +362,7 @@ impl Board {
     }
 
     /// A random legal move that fills no own eye and puts no group of two stones or more into
-    /// atari; pass when there is none.
+    /// atari (but for a nakade); pass when there is none.
     fn random_move(&self, side: Side, rng: &mut SmallRng) -> Move {
         let n = self.empty_count();
         if n == 0 {
@@ -324,7 +386,8 @@ impl Board {
         Move::PASS
     }
 
-    /// A self-atari that gives away a group of two stones or more (or, sometimes, one).
+    /// A self-atari that gives away a group of two stones or more (or, sometimes, one), unless
+    /// it is a nakade.
     #[inline]
     fn is_bad_self_atari(&self, p: usize, side: Side, rng: &mut SmallRng) -> bool {
         let mut empty = 0;
@@ -335,7 +398,13 @@ impl Board {
             return false;
         }
         let (libs, size) = self.libs_after(p, side, 2);
-        libs < 2 && (size >= 2 || chance(rng, knobs::get(K::SINGLE_SELF_ATARI)))
+        if libs >= 2 {
+            return false;
+        }
+        if size == 1 {
+            return chance(rng, knobs::get(K::SINGLE_SELF_ATARI));
+        }
+        !self.is_nakade(p, side, knobs::get(K::NAKADE).max(0) as usize)
     }
 
     /// The tree's candidate moves with priors (see the module doc).
@@ -386,6 +455,7 @@ impl Board {
         let escape_k = eq(K::PRIOR_ESCAPE);
         let self_atari_k = eq(K::PRIOR_SELF_ATARI);
         let pattern_k = eq(K::PRIOR_PATTERN);
+        let nakade = knobs::get(K::NAKADE).max(0) as usize;
         // Nearness to the last move in the common fate graph (a group is one node).
         let mut cfg = [u8::MAX; super::board::MAX_POINTS];
         if let Some(l) = last {
@@ -435,8 +505,8 @@ impl Board {
                 bonus(two_lib_k, two_lib_k);
             }
             let (libs, size) = self.libs_after(p, side, 2);
-            if libs < 2 && captures == 0 {
-                // Self-atari: bad, the more stones the worse.
+            if libs < 2 && captures == 0 && !(size >= 2 && self.is_nakade(p, side, nakade)) {
+                // Self-atari: bad, the more stones the worse (a nakade is no mistake).
                 let k = if size >= 2 {
                     self_atari_k
                 } else {

@@ -1,4 +1,4 @@
-//! Reading ahead on copies of the board: ladders.
+//! Local tactics: ladders (reading ahead on copies of the board) and nakade self-ataris.
 //!
 //! Scheme: a group with two liberties, the attacker to move, is *in a ladder* when the
 //! attacker can atari it on one liberty, the defender's only answer is to extend on the other,
@@ -6,6 +6,13 @@
 //! stone and never reaches three liberties. The reader tries both ataris at each step on
 //! copies of the board (a per-thread stack of scratch boards, so nothing is allocated after
 //! the first use) within a small node budget; an unfinished read counts as an escape.
+//!
+//! A *nakade* self-atari is a move that puts a small group (at most three stones) into atari
+//! inside a space the opponent encloses on its own: the group's last liberty touches nothing
+//! but the group, opponent stones and the edge. Captured, it leaves the opponent an eye space
+//! of at most three points, one eye at best; so the sacrifice is how such a space is killed,
+//! and the playouts and priors must not refuse it as they refuse other self-ataris. Under area
+//! scoring the stones given up cost nothing when the opponent lives anyway.
 
 use std::cell::RefCell;
 
@@ -20,6 +27,66 @@ thread_local! {
 const BUDGET: u32 = 48;
 
 impl Board {
+    /// Whether `side` playing at empty `p` is a nakade self-atari (see the module doc) of a
+    /// group of at most `max_stones` stones: no capture, one liberty left, and that liberty
+    /// next to nothing but the group, opponent stones and the edge. Cheap enough for the
+    /// playouts, which ask only about moves already known to be self-ataris.
+    pub fn is_nakade(&self, p: usize, side: Side, max_stones: usize) -> bool {
+        let me = stone(side);
+        let enemy = stone(side.flip());
+        // The group after the move: p and the own groups next to it.
+        let mut stones: [u16; 8] = [0; 8];
+        let mut n = 1;
+        stones[0] = p as u16;
+        let mut heads: [u16; 4] = [0; 4];
+        let mut nh = 0;
+        for q in self.neighbours(p) {
+            let c = self.at(q);
+            if c == enemy && self.in_atari(self.group_of(q)) {
+                return false; // a capture, not a sacrifice
+            }
+            if c != me {
+                continue;
+            }
+            let g = self.group_of(q);
+            if heads[..nh].contains(&(g as u16)) {
+                continue;
+            }
+            heads[nh] = g as u16;
+            nh += 1;
+            if n + self.group_size(g) > max_stones.min(stones.len()) {
+                return false;
+            }
+            for s in self.group_stones(g) {
+                stones[n] = s as u16;
+                n += 1;
+            }
+        }
+        let stones = &stones[..n];
+        // Its one liberty.
+        let mut lib = None;
+        for &s in stones {
+            for q in self.neighbours(s as usize) {
+                if self.at(q) != super::board::EMPTY || q == p {
+                    continue;
+                }
+                match lib {
+                    None => lib = Some(q),
+                    Some(l) if l == q => {}
+                    Some(_) => return false, // two liberties: no self-atari
+                }
+            }
+        }
+        let Some(lib) = lib else {
+            return false; // suicide
+        };
+        // The space is closed: the liberty touches only the group, the opponent, the edge.
+        self.neighbours(lib).iter().all(|&q| {
+            let c = self.at(q);
+            c == enemy || c == super::board::BORDER || stones.contains(&(q as u16))
+        })
+    }
+
     /// Whether `side` playing at empty `p` leaves a group with exactly two liberties that the
     /// opponent captures in a ladder. False when the move gives more or fewer liberties.
     pub fn extends_into_ladder(&self, p: usize, side: Side) -> bool {
@@ -190,6 +257,35 @@ mod tests {
         // A black stone there makes it work all the more; Black to move only.
         let b = board(9, &["C4", "D5", "D3", "E3", "G6"], &["D4", "E4"]);
         assert!(b.is_laddered(pt(&b, "E4"), Side::First));
+    }
+
+    #[test]
+    fn nakade_self_ataris_are_told_from_other_self_ataris() {
+        // The game that showed the need (GNU Go as Black against Tetrarch, 9x9): White's
+        // corner group shares A9 and B7 with Black's A7-A8. Black B7 is a three-stone
+        // self-atari; White's capture at A9 leaves it a bent three, which Black kills at A7.
+        let b = board(
+            9,
+            &[
+                "A8", "A7", "D8", "E8", "E9", "F8", "F7", "D6", "E6", "B5", "C5", "D5", "A4",
+            ],
+            &[
+                "B9", "C9", "D9", "B8", "C8", "C7", "D7", "E7", "A6", "B6", "C6", "A5",
+            ],
+        );
+        assert!(b.is_self_atari(pt(&b, "B7"), Side::First));
+        assert!(b.is_nakade(pt(&b, "B7"), Side::First, 3));
+        assert!(!b.is_nakade(pt(&b, "B7"), Side::First, 2), "three stones");
+        // A9 is a self-atari too, and as closed: a nakade as well.
+        assert!(b.is_nakade(pt(&b, "A9"), Side::First, 3));
+        // White filling its own liberty is a self-atari of its big group: no nakade.
+        assert!(!b.is_nakade(pt(&b, "B7"), Side::Second, 3));
+        // A two-stone self-atari whose liberty opens onto empty points is no nakade.
+        let open = board(9, &["D5"], &["C5", "E5", "D6", "C4", "E4", "E3"]);
+        assert!(open.is_self_atari(pt(&open, "D4"), Side::First));
+        assert!(!open.is_nakade(pt(&open, "D4"), Side::First, 3));
+        // Not a self-atari at all: two liberties.
+        assert!(!b.is_nakade(pt(&b, "J1"), Side::First, 3));
     }
 
     #[test]

@@ -365,3 +365,56 @@ fn common_fate_graph_distances() {
     assert_eq!(d[pt("A3")], 3);
     assert_eq!(d[pt("E7")], u8::MAX);
 }
+
+#[test]
+fn playouts_kill_a_corner_nakade() {
+    // White's corner group shares A9 and B7 with Black's A7-A8 (from a game against GNU Go):
+    // Black B7 sacrifices three stones, White must take them at A9, and Black's A7 leaves a
+    // bent three, one eye. The playouts must find that (they once refused the three-stone
+    // self-atari, read the corner as seki and let the engine pass a lost game).
+    let mut b = Board::new(9);
+    let black = [
+        "A8", "A7", "D8", "E8", "E9", "F8", "F7", "D6", "E6", "B5", "C5", "D5", "A4",
+    ];
+    let white = [
+        "B9", "C9", "D9", "B8", "C8", "C7", "D7", "E7", "A6", "B6", "C6", "A5",
+    ];
+    for (list, s) in [(&black[..], Side::First), (&white[..], Side::Second)] {
+        for v in list {
+            let p = b.parse_vertex(v).unwrap().point().unwrap();
+            b.setup_stone(p, s).unwrap();
+        }
+    }
+    b.reset_history();
+    let pt = |b: &Board, v: &str| b.parse_vertex(v).unwrap().point().unwrap();
+    // After White's capture at A9, Black takes the vital point at once.
+    let mut cap = b.clone();
+    cap.set_to_move(Side::First);
+    cap.play(cap.parse_vertex("B7").unwrap());
+    cap.play(cap.parse_vertex("A9").unwrap());
+    assert_eq!(cap.at(pt(&cap, "A8")), EMPTY, "A9 captured");
+    assert_eq!(
+        cap.vital_point(pt(&cap, "A9"), Side::First),
+        Some(pt(&cap, "A7"))
+    );
+    let mut rng = SmallRng::seed_from_u64(5);
+    assert_eq!(cap.policy_move(&mut rng), cap.parse_vertex("A7").unwrap());
+    // From the position itself, with either side to move, the corner white group dies in
+    // most playouts.
+    for to_move in [Side::First, Side::Second] {
+        let mut dead = 0;
+        let mut trace = Vec::new();
+        for _ in 0..200 {
+            let mut p = b.clone();
+            p.set_to_move(to_move);
+            trace.clear();
+            p.playout(&mut rng, &mut trace);
+            dead += (p.at(pt(&p, "C8")) != WHITE) as u32;
+        }
+        // (Refusing the sacrifice, it died in 9 of 200 with Black to move.)
+        assert!(
+            dead > 100,
+            "{to_move:?} to move: the corner died in {dead} of 200"
+        );
+    }
+}
