@@ -21,8 +21,6 @@ pub mod weights;
 mod zobrist;
 
 #[cfg(test)]
-mod fit;
-#[cfg(test)]
 mod search_tests;
 #[cfg(test)]
 mod tests;
