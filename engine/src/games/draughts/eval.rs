@@ -313,7 +313,7 @@ pub fn trace(board: &Board) -> Trace {
     t
 }
 
-/// The draughts [`Evaluator`]: a weight table (the tuned default, or any other).
+/// The draughts [`Evaluator`]: a weight table (by default the tuned one, [`Weights::TUNED`]).
 #[derive(Clone, Debug)]
 pub struct Eval {
     weights: Weights,
@@ -336,7 +336,7 @@ impl Eval {
 
 impl Default for Eval {
     fn default() -> Self {
-        Eval::new(Weights::DEFAULT)
+        Eval::new(Weights::TUNED)
     }
 }
 
@@ -526,10 +526,7 @@ mod tests {
         // Replacing the weights through the flat list gives the same table back.
         let e = Eval::default();
         let values: Vec<(i32, i32)> = e.weight_list().iter().map(|w| (w.mg, w.eg)).collect();
-        assert_eq!(
-            *e.with_weights(&values).unwrap().weights(),
-            Weights::DEFAULT
-        );
+        assert_eq!(e.with_weights(&values).unwrap().weights(), e.weights());
         assert!(e.with_weights(&values[1..]).is_err());
     }
 
