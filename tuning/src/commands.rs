@@ -14,6 +14,7 @@ use std::time::Instant;
 use tetrarch::game::{Notation, Side};
 use tetrarch::games::chess::eval::ChessEval;
 use tetrarch::games::chess::Board;
+use tetrarch::games::draughts;
 use tetrarch::linear::LinearEval;
 
 use crate::datagen::{self, DatagenConfig};
@@ -91,7 +92,7 @@ tetrarch-tune datagen: self-play games at a fixed node count, written as positio
 search score and the game result, one `FEN | score | result` line per quiet position (score
 and result from the first player's view). Resumable: run the same command again to continue.
 
-  -game chess              the game (chess; xiangqi and draughts when their evaluations land)
+  -game chess|draughts     the game (xiangqi when its evaluation lands)
   -out FILE                the data file (FILE.progress records what it holds)
   -games N                 games in the file when done (default 100)
   -nodes N                 nodes per move (default 5000)
@@ -149,6 +150,10 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
     a.finish()?;
     let summary = match game.as_str() {
         "chess" => datagen::run::<Board, ChessEval>(&cfg, ChessEval::default())?,
+        "draughts" => {
+            cfg.params = draughts::SEARCH_PARAMS;
+            datagen::run::<draughts::Board, draughts::Eval>(&cfg, draughts::Eval::default())?
+        }
         other => return Err(format!("datagen: no evaluation to play '{other}' with yet")),
     };
     println!(
@@ -187,9 +192,9 @@ tetrarch-tune texel: fits the evaluation's weights to the results of `datagen` f
 minimising the squared difference between sigmoid(K * eval) and the result, then writes the
 table back as the game's Rust source.
 
-  -game chess              the game
+  -game chess|draughts     the game
   -data FILE[,FILE...]     datagen files
-  -out FILE                write the fitted table here (chess: engine/src/games/chess/tuned.rs)
+  -out FILE                write the fitted table here (engine/src/games/<game>/tuned.rs)
   -epochs N                full passes of Adam (default 1000)
   -lr X                    Adam step size in weight units (default 1.0)
   -lr-drop N               halve the step every N epochs (default 0: never)
@@ -242,6 +247,14 @@ pub fn texel_cmd(args: &[String]) -> Result<(), String> {
         "chess" => {
             run_texel::<Board, ChessEval>(ChessEval::default(), &files, &split, &cfg, out, &command)
         }
+        "draughts" => run_texel::<draughts::Board, draughts::Eval>(
+            draughts::Eval::default(),
+            &files,
+            &split,
+            &cfg,
+            out,
+            &command,
+        ),
         other => Err(format!("texel: no tunable evaluation for '{other}' yet")),
     }
 }

@@ -14,8 +14,9 @@
 //!
 //! Each line is `FEN | score | result`: the score in the evaluation's units and the result
 //! (1.0, 0.5, 0.0) both from the first player's view (White, Red). Only quiet positions are
-//! written (side to move not in check, the move played not noisy, the score not a mate), as the
-//! static evaluation is fitted to them. Games are adjudicated to save time: a win when the
+//! written (side to move not in check, no capture due or threatened where the game says so
+//! (draughts), the move played not noisy, the score not a mate), as the static evaluation is
+//! fitted to them. Games are adjudicated to save time: a win when the
 //! score has stayed beyond `win_score` for `win_plies` plies, a draw when it has stayed within
 //! `draw_score` for `draw_plies` plies after ply `draw_after`, and a draw at `max_plies`.
 
@@ -33,7 +34,7 @@ use rand::{Rng, SeedableRng};
 use tetrarch::game::{Evaluator, Notation, Side, Verdict};
 use tetrarch::limits::Limits;
 use tetrarch::score::is_decisive;
-use tetrarch::search::{Engine, Options};
+use tetrarch::search::{Engine, Options, Params};
 use tetrarch::selfplay::{self, OpeningRule};
 
 /// Everything a data-generation run needs.
@@ -56,6 +57,8 @@ pub struct DatagenConfig {
     pub draw_plies: usize,
     pub draw_after: usize,
     pub max_plies: usize,
+    /// The search parameters the game plays with (draughts turns some pruning off).
+    pub params: Params,
     /// Print a progress line on stderr.
     pub progress: bool,
 }
@@ -85,6 +88,7 @@ impl DatagenConfig {
             draw_plies: 12,
             draw_after: 80,
             max_plies: 400,
+            params: Params::DEFAULT,
             progress: true,
         }
     }
@@ -206,7 +210,13 @@ fn play_game<P: Notation, E: Evaluator<P>>(
         } else {
             -found.score
         };
-        if !pos.in_check() && !pos.is_noisy(best) && !is_decisive(score) {
+        // Quiet: nothing forced or hanging either (draughts: no capture due or threatened).
+        if !pos.in_check()
+            && !pos.noisy_forced()
+            && !pos.quiet_threat()
+            && !pos.is_noisy(best)
+            && !is_decisive(score)
+        {
             records.push((pos.to_text(), score));
         }
         // Adjudication.
@@ -370,6 +380,7 @@ pub fn run<P: Notation, E: Evaluator<P>>(
                     threads: 1,
                     hash_mb: cfg.hash_mb,
                     seed: Some(cfg.seed),
+                    params: cfg.params,
                     ..Options::default()
                 },
             );

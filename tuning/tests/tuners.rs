@@ -1,6 +1,6 @@
-//! Self-play data and the Texel tuner on real chess positions: datagen is deterministic and
-//! resumable; the tuner, given results that a known table predicts, moves a damaged table back
-//! towards it.
+//! Self-play data and the Texel tuner on real chess and draughts positions: datagen is
+//! deterministic and resumable; the tuner, given results that a known table predicts, moves a
+//! damaged table back towards it.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -185,4 +185,96 @@ fn texel_repairs_a_damaged_table() {
         (f - t).abs() * 3 < (t - d).abs(),
         "passed pawn: true {t}, damaged {d}, fitted {f}"
     );
+}
+
+/// Draughts goes through the same pipeline: its data holds only quiet positions (no capture
+/// due or threatened), read back by the game's own notation.
+#[test]
+fn draughts_datagen_writes_quiet_positions() {
+    use tetrarch::games::draughts;
+    let dir = temp_dir("datagen-draughts");
+    let out = dir.join("draughts.txt");
+    let mut cfg = small(out.clone(), 3, 2);
+    cfg.game = "draughts".into();
+    cfg.params = draughts::SEARCH_PARAMS;
+    cfg.opening.max_score = 100;
+    let a =
+        datagen::run::<draughts::Board, draughts::Eval>(&cfg, draughts::Eval::default()).unwrap();
+    assert_eq!((a.games, a.played), (3, 3));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count(), a.positions);
+    assert!(a.positions > 10, "{a:?}");
+    for line in text.lines() {
+        let s = datagen::parse_line(line).unwrap_or_else(|| panic!("bad line '{line}'"));
+        let b = draughts::Board::from_text(&s.fen).unwrap();
+        assert!(!b.noisy_forced() && !b.quiet_threat(), "{line}");
+        assert!([0.0, 0.5, 1.0].contains(&s.result));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The tuner, fed draughts positions labelled by a known table, brings a damaged table's
+/// evaluations back towards the known ones.
+#[test]
+fn texel_repairs_a_damaged_draughts_table() {
+    use tetrarch::games::draughts::weights::{self as dw, Weights as DWeights};
+    use tetrarch::games::draughts::{Board as DBoard, Eval as DEval};
+    let truth = DEval::default();
+    let k = 0.008;
+    let mut rng = SmallRng::seed_from_u64(9);
+    let mut samples = Vec::new();
+    let mut te = truth.clone();
+    while samples.len() < 3000 {
+        let plies = rng.gen_range(4..70);
+        let Some(pos) = random_opening(&DBoard::start(), plies, &mut rng) else {
+            continue;
+        };
+        let v = te.evaluate(&pos) as f64;
+        let white = if pos.side_to_move() == Side::First {
+            v
+        } else {
+            -v
+        };
+        samples.push(Sample {
+            fen: pos.to_text(),
+            score: white as i32,
+            result: (1.0 / (1.0 + (-k * white).exp())) as f32,
+        });
+    }
+    let damaged = DWeights::DEFAULT
+        .with(dw::CENTRE, -40, -40)
+        .with(dw::MOBILITY, -15, -15)
+        .with(dw::SUPPORTED, 25, 25);
+    let eval = DEval::new(damaged);
+    let held = |i: usize| i.is_multiple_of(10);
+    let (train, hold, bad) = extract(&eval, &samples, &held, 2).unwrap();
+    assert_eq!((bad, train.len() + hold.len()), (0, samples.len()));
+    let start: Vec<(i32, i32)> = eval.weight_list().iter().map(|w| (w.mg, w.eg)).collect();
+    let cfg = FitConfig {
+        epochs: 300,
+        lr: 2.0,
+        k: Some(k),
+        threads: 2,
+        check_every: 50,
+        ..FitConfig::default()
+    };
+    let r = texel::fit(&train, &hold, &start, &cfg, &mut |_| {}).unwrap();
+    assert!(r.holdout_after < r.holdout_before / 3.0, "{r:?}");
+    let fitted = eval.with_weights(&r.weights).unwrap();
+    // Mean distance from the true evaluation over the held-out positions.
+    let distance = |table: &DEval| {
+        let (mut t, mut e) = (truth.clone(), table.clone());
+        let mut sum = 0i64;
+        let mut n = 0i64;
+        for (i, s) in samples.iter().enumerate() {
+            if held(i) {
+                let b = DBoard::from_text(&s.fen).unwrap();
+                sum += (t.evaluate(&b) - e.evaluate(&b)).abs() as i64;
+                n += 1;
+            }
+        }
+        sum as f64 / n as f64
+    };
+    let (d, f) = (distance(&eval), distance(&fitted));
+    assert!(f * 3.0 < d, "damaged {d}, fitted {f}");
 }

@@ -337,12 +337,12 @@ fn a_command_during_a_search_waits_for_its_done() {
 #[test]
 fn a_forced_move_is_played_at_once_and_new_game_works() {
     let hub = Hub::start();
-    // Black's only move is the capture 19x28.
-    hub.send("pos start moves=\"32-28 19-23 28x19\"");
+    // Black's only move is the capture 22x31 (captures are compulsory).
+    hub.send("pos pos=Beeeeeeeeeeeeeeeeeeeeebeeeeweeeeeeeeeeeeeeeeeweeeee");
     hub.send("level time=600");
     hub.send("go think");
     let done = hub.wait_for("done", 0);
-    assert_eq!(done_move(&hub.lines()[done]), "13x24x19");
+    assert_eq!(done_move(&hub.lines()[done]), "22x31x27");
     hub.send("new-game");
     hub.sync();
     hub.quit();

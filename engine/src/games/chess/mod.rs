@@ -20,6 +20,7 @@ mod perft;
 mod position;
 mod rules;
 mod see;
+mod tuned;
 pub mod types;
 mod validate;
 pub mod weights;

@@ -17,8 +17,9 @@
 
 use super::board::Board;
 use super::squares::{shift, Bits, VALID};
-use super::weights::{self, Weights, COUNT};
+use super::weights::{self, Weights, COUNT, NAMES};
 use crate::game::{Evaluator, Side};
+use crate::linear::{FormBuilder, LinearEval, LinearForm, WeightInfo};
 
 /// Turns a bitboard half a board round: square `s` goes to `51 - s` (bit `b` to `53 - b`).
 #[inline(always)]
@@ -265,18 +266,28 @@ fn finish(board: &Board, mg: i32, eg: i32, phase: i32) -> i32 {
 /// Drawish endgames (see the module doc), White's view in and out.
 #[inline(always)]
 fn scale(board: &Board, v: i32) -> i32 {
+    match scale_eighths(board, v) {
+        8 => v,
+        1 => v / 8,
+        _ => v * 3 / 4,
+    }
+}
+
+/// The drawish-endgame factor for the unscaled White's-view value `v`, in eighths: 8 (none),
+/// 6 (the side behind has a king) or 1 (and the side ahead has at most three pieces).
+#[inline(always)]
+fn scale_eighths(board: &Board, v: i32) -> i32 {
     let (ahead, behind) = if v > 0 {
         (Side::First, Side::Second)
     } else {
         (Side::Second, Side::First)
     };
     if board.kings(behind) == 0 {
-        return v;
-    }
-    if board.pieces(ahead).count_ones() <= 3 {
-        v / 8
+        8
+    } else if board.pieces(ahead).count_ones() <= 3 {
+        1
     } else {
-        v * 3 / 4
+        6
     }
 }
 
@@ -302,7 +313,7 @@ pub fn trace(board: &Board) -> Trace {
     t
 }
 
-/// The draughts [`Evaluator`]: a weight table (the tuned default, or any other).
+/// The draughts [`Evaluator`]: a weight table (by default the tuned one, [`Weights::TUNED`]).
 #[derive(Clone, Debug)]
 pub struct Eval {
     weights: Weights,
@@ -325,7 +336,7 @@ impl Eval {
 
 impl Default for Eval {
     fn default() -> Self {
-        Eval::new(Weights::DEFAULT)
+        Eval::new(Weights::TUNED)
     }
 }
 
@@ -333,6 +344,69 @@ impl Evaluator<Board> for Eval {
     #[inline]
     fn evaluate(&mut self, pos: &Board) -> i32 {
         evaluate_with(&self.weights, pos)
+    }
+}
+
+/// Weight `i`'s term name and index within the term (the rows of `man_row` are one term).
+fn weight_name(i: usize) -> (&'static str, usize) {
+    if (weights::MAN_ROW..weights::CENTRE).contains(&i) {
+        ("man_row", i - weights::MAN_ROW)
+    } else {
+        (NAMES[i], 0)
+    }
+}
+
+impl LinearEval<Board> for Eval {
+    fn weight_list(&self) -> Vec<WeightInfo> {
+        (0..COUNT)
+            .map(|i| {
+                let (name, index) = weight_name(i);
+                WeightInfo {
+                    name,
+                    index,
+                    mg: self.weights.mg[i],
+                    eg: self.weights.eg[i],
+                }
+            })
+            .collect()
+    }
+
+    fn with_weights(&self, values: &[(i32, i32)]) -> Result<Eval, String> {
+        if values.len() != COUNT {
+            return Err(format!(
+                "the draughts table has {COUNT} weight pairs, not {}",
+                values.len()
+            ));
+        }
+        let mut w = Weights::ZERO;
+        for (i, &(mg, eg)) in values.iter().enumerate() {
+            w = w.with(i, mg, eg);
+        }
+        Ok(Eval::new(w))
+    }
+
+    /// [`trace`]'s counts with the phase blend folded in, times the drawish-endgame factor
+    /// that the current weights' sum selects (it depends on the sign of the evaluation only).
+    fn linear_form(&mut self, b: &Board) -> LinearForm {
+        let t = trace(b);
+        let w = &self.weights;
+        let mg: i32 = (0..COUNT).map(|i| w.mg[i] * t.counts[i]).sum();
+        let eg: i32 = (0..COUNT).map(|i| w.eg[i] * t.counts[i]).sum();
+        let v = (mg * t.phase + eg * (40 - t.phase)) / 40;
+        let f = scale_eighths(b, v) as f32 / 8.0;
+        let mg_f = t.phase as f32 / 40.0 * f;
+        let eg_f = (40 - t.phase) as f32 / 40.0 * f;
+        let mut form = FormBuilder::new();
+        for (i, &n) in t.counts.iter().enumerate() {
+            if n != 0 {
+                form.term(i, n as f32 * mg_f, n as f32 * eg_f);
+            }
+        }
+        form.build()
+    }
+
+    fn weights_source(&self, doc: &str) -> String {
+        self.weights.tuned_source(doc)
     }
 }
 
@@ -411,6 +485,49 @@ mod tests {
         assert!(v.abs() < 60, "{v}");
         // Four kings against one: a win.
         assert!(eval("W:WK10,K20,K30,K40:BK45") > 300);
+    }
+
+    #[test]
+    fn the_linear_form_reproduces_the_evaluation() {
+        let fens = [
+            crate::games::draughts::START_FEN,
+            "W:W28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20",
+            "B:W17,K46,33,34:B5,K10,12,19",
+            "W:W6,27,28,32,33,38,K44:B12,13,K21,22,23,24,25",
+            "B:W11,31,32,36:B15,20,25,K40",
+            "W:WK10,K20:BK45",
+            "B:WK10,K20,K30,K40:BK45",
+            "W:W16,40,45:B4,5,35",
+        ];
+        for weights in [Weights::DEFAULT, Weights::MATERIAL_ONLY] {
+            let mut e = Eval::new(weights);
+            let list = e.weight_list();
+            assert_eq!(list.len(), COUNT);
+            assert_eq!(
+                (
+                    list[weights::MAN_ROW + 2].name,
+                    list[weights::MAN_ROW + 2].index
+                ),
+                ("man_row", 2)
+            );
+            let pairs: Vec<(f32, f32)> = list.iter().map(|w| (w.mg as f32, w.eg as f32)).collect();
+            for fen in fens {
+                let b = Board::from_text(fen).unwrap();
+                let white = if b.side() == Side::First { 1 } else { -1 } * e.evaluate(&b);
+                let form = e.linear_form(&b);
+                let v = form.value(&pairs);
+                // Integer division in the blend and the scaling: at most two units apart.
+                assert!(
+                    (v - white as f32).abs() <= 2.0,
+                    "{fen}: form {v}, evaluate {white}"
+                );
+            }
+        }
+        // Replacing the weights through the flat list gives the same table back.
+        let e = Eval::default();
+        let values: Vec<(i32, i32)> = e.weight_list().iter().map(|w| (w.mg, w.eg)).collect();
+        assert_eq!(e.with_weights(&values).unwrap().weights(), e.weights());
+        assert!(e.with_weights(&values[1..]).is_err());
     }
 
     #[test]

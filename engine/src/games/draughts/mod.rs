@@ -17,11 +17,10 @@ mod perft;
 mod position;
 mod rules;
 pub mod squares;
+mod tuned;
 pub mod weights;
 mod zobrist;
 
-#[cfg(test)]
-mod fit;
 #[cfg(test)]
 mod search_tests;
 #[cfg(test)]
