@@ -15,8 +15,9 @@
 //! - king safety: attack units from the enemy pieces that reach the palace, from the palace
 //!   points they reach, and from the checks they could give next move (a chariot onto the
 //!   general's open lines, a cannon behind one screen, a horse onto a point whose leg by the
-//!   general is empty; worth more where the defender does not guard the point), quadratic in
-//!   the units; a cannon on the general's line with no screen (空头炮) or with two; the
+//!   general is empty, each also by capturing a defender there; worth more where the defender
+//!   does not guard the point) and from how few flight points the general has left, quadratic
+//!   in the units; a cannon on the general's line with no screen (空头炮) or with two; the
 //!   general's file open in front of it against chariots; missing advisors and elephants
 //!   against the enemy pieces that exploit each;
 //! - coordination: bonuses by the set of kinds (chariot, horse, cannon) reaching the enemy
@@ -81,7 +82,7 @@ struct Attacks {
     attackers: i32,
     kinds: usize,
     /// Points the side's chariots, horses and cannons could move to (cannons: the quiet moves
-    /// in front of the screen), for check threats.
+    /// in front of the screen and the capture behind it), for check threats.
     reach: [Points; 3],
 }
 
@@ -411,6 +412,7 @@ fn major_pieces(
                 if c != 0 {
                     if c & own == 0 {
                         mobility += 1;
+                        att.reach[2].set(to);
                     }
                     break;
                 }
@@ -500,6 +502,8 @@ fn king_danger(
             }
         }
     };
+    // A check may capture a defender on the way: the first piece on a line for a chariot,
+    // the second for a cannon, a piece on a horse's checking point.
     for d in [N, SOUTH, E, W] {
         let mut t = k.wrapping_add(d);
         let mut screens = 0;
@@ -508,9 +512,10 @@ fn king_danger(
             if c == OFF || screens == 2 {
                 break;
             }
-            if c == 0 {
+            if c == 0 || c & own != 0 {
                 count_check(if screens == 0 { 0 } else { 2 }, t);
-            } else {
+            }
+            if c != 0 {
                 screens += 1;
             }
             t = t.wrapping_add(d);
@@ -518,10 +523,23 @@ fn king_danger(
     }
     for (h, l) in HORSE_ATTACKS {
         let p = k.wrapping_add(h);
-        if core.cells[k.wrapping_add(l) as usize] == 0 && core.cells[p as usize] == 0 {
+        let c = core.cells[p as usize];
+        if core.cells[k.wrapping_add(l) as usize] == 0 && (c == 0 || (c != OFF && c & own != 0)) {
             count_check(1, p);
         }
     }
+    // Flight points: palace neighbours the general could step to that no attacker covers.
+    let home = side_bit(side);
+    let mut flights = 0;
+    for d in [N, SOUTH, E, W] {
+        let t = k.wrapping_add(d);
+        let c = core.cells[t as usize];
+        if PALACE[t as usize] & home != 0 && (c == 0 || c & own == 0) && att.count[t as usize] == 0
+        {
+            flights += 1;
+        }
+    }
+    units += w.king_flights[flights].0;
     for (kind, &n) in checks.iter().enumerate() {
         units += w.safe_check[kind].0 * n.min(2);
     }

@@ -49,6 +49,9 @@ pub struct Weights {
     /// per kind), and per such point it does guard.
     pub safe_check: [S; 3],
     pub unsafe_check: S,
+    /// Attack units by the number of the general's flight points (palace neighbours it could
+    /// step to that no attacker covers), 0 to 4.
+    pub king_flights: [S; 5],
     /// Coordination: bonus by the set of kinds (bit 0 chariot, bit 1 horse, bit 2 cannon)
     /// reaching the enemy palace together.
     pub attack_combo: [S; 8],
@@ -193,6 +196,7 @@ impl Default for Weights {
             king_attack_point: S(5, 0),
             safe_check: [S(40, 0), S(36, 0), S(30, 0)],
             unsafe_check: S(8, 0),
+            king_flights: [S(30, 0), S(16, 0), S(6, 0), S(0, 0), S(0, 0)],
             attack_combo: [
                 S(0, 0),
                 S(0, 0),
@@ -266,6 +270,7 @@ impl Weights {
         one!(king_attack_point);
         many!(safe_check);
         one!(unsafe_check);
+        many!(king_flights);
         many!(attack_combo);
         one!(connected_horses);
         one!(connected_advisors);
@@ -295,11 +300,10 @@ mod tests {
     #[test]
     fn visit_covers_every_weight_once() {
         let w = Weights::default();
-        // 7 material + 7*90 pst + 9 + 18 + 18 mobility + 6 + 3 + 7 + 1 + 4 + 8 + 4 + 7 + 7 + 1.
-        assert_eq!(
-            w.len(),
-            7 + 630 + 45 + 6 + 3 + 7 + 1 + 4 + 8 + 4 + 7 + 7 + 1
-        );
+        // Material 7, tables 7 x 90, mobility 9 + 18 + 18, missing defenders 6, cannon lines
+        // and open file 3, king attack 7 + 1, checks 3 + 1, flights 5, combinations 8, pairs 4,
+        // threats 7 + 7, tempo 1.
+        assert_eq!(w.len(), 7 + 630 + 45 + 6 + 3 + 8 + 4 + 5 + 8 + 4 + 14 + 1);
         let mut names = Vec::new();
         w.clone().visit_mut(|n, i, _| names.push((n, i)));
         let mut dedup = names.clone();
