@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use crate::game::{Evaluator, Position};
+use crate::game::{Evaluator, GenKind, MoveList, Position};
 use crate::report::{Line, ScoreBound};
 use crate::score::{
     self, from_tt, is_decisive, mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX_PLY,
@@ -420,7 +420,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
     ) -> Score {
         let root = ply == 0;
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply);
+            return self.qsearch::<PV>(alpha, beta, ply, P::QUIESCENCE_CHECKS);
         }
         self.nodes += 1;
         if PV {
@@ -551,7 +551,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         if !PV && !in_check && excluded.is_none() {
             // Razoring: far below alpha, see whether captures can even get back to it.
             if depth <= 3 && eval + p.razor_base + p.razor_depth_mul * depth < alpha {
-                let v = self.qsearch::<false>(alpha - 1, alpha, ply);
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply, false);
                 if v < alpha && !is_decisive(v) {
                     return v;
                 }
@@ -619,7 +619,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     self.stack[ply].mv = Some(m);
                     self.stack[ply].cont = Some(self.pos.move_index(m));
                     let undo = self.pos.make(m);
-                    let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1);
+                    let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, false);
                     if v >= pc_beta {
                         v = -self.search::<false>(
                             -pc_beta,
@@ -969,7 +969,15 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
     }
 
-    fn qsearch<const PV: bool>(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// Quiescence search. With `checks` (the first quiescence ply, in games that ask for it),
+    /// quiet moves that give check are searched after the noisy ones.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        checks: bool,
+    ) -> Score {
         self.nodes += 1;
         if PV {
             self.pv[ply].clear();
@@ -1078,7 +1086,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(self.pos.move_index(m));
             let undo = self.pos.make(m);
-            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
             self.pos.unmake(m, undo);
             if self.stopped {
                 return 0;
@@ -1098,6 +1106,49 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         break;
                     }
                     alpha = v;
+                }
+            }
+        }
+
+        // Quiet checks (games where mates come through checks that capture nothing): only at
+        // the first quiescence ply, only when not in check and no cutoff yet, and only checks
+        // that do not hang the checking piece.
+        if P::QUIESCENCE_CHECKS && checks && !in_check && best < beta {
+            let mut quiets = MoveList::new();
+            self.pos.generate(GenKind::Quiet, &mut quiets);
+            for &m in quiets.iter() {
+                if !self.pos.is_legal(m) || !self.pos.see_ge(m, 0) {
+                    continue;
+                }
+                let idx = self.pos.move_index(m);
+                let undo = self.pos.make(m);
+                if !self.pos.in_check() {
+                    self.pos.unmake(m, undo);
+                    continue;
+                }
+                self.stack[ply].mv = Some(m);
+                self.stack[ply].cont = Some(idx);
+                let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
+                self.pos.unmake(m, undo);
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        best_move = Some(m);
+                        if PV {
+                            let (head, tail) = self.pv.split_at_mut(ply + 1);
+                            let line = &mut head[ply];
+                            line.clear();
+                            line.push(m);
+                            line.extend_from_slice(&tail[0]);
+                        }
+                        if v >= beta {
+                            break;
+                        }
+                        alpha = v;
+                    }
                 }
             }
         }
