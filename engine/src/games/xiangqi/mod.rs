@@ -24,6 +24,7 @@ mod position;
 mod rules;
 mod see;
 pub mod weights;
+mod weights_fitted;
 mod zobrist;
 
 pub use board::{Board, MoveStyle, Undo, DEFAULT_MOVE_LIMIT};

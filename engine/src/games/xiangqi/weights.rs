@@ -162,7 +162,22 @@ fn ramp<const N: usize>(low: S, high: S, curve: f64) -> [S; N] {
 }
 
 impl Default for Weights {
+    /// The fitted table (`weights_fitted.rs`).
     fn default() -> Self {
+        let mut w = Weights::handcrafted();
+        let mut k = 0;
+        w.visit_mut(|_, _, s| {
+            let (mg, eg) = super::weights_fitted::FITTED[k];
+            *s = S(mg, eg);
+            k += 1;
+        });
+        w
+    }
+}
+
+impl Weights {
+    /// The hand-set starting point the fit began from: the principles in the module doc.
+    pub fn handcrafted() -> Self {
         Weights {
             material: [
                 S(0, 0),
@@ -232,9 +247,7 @@ impl Default for Weights {
             tempo: S(20, 10),
         }
     }
-}
 
-impl Weights {
     /// Visits every weight as `(term name, index within the term, pair)`, in a fixed order.
     pub fn visit_mut(&mut self, mut f: impl FnMut(&'static str, usize, &mut S)) {
         macro_rules! one {
@@ -299,7 +312,7 @@ mod tests {
 
     #[test]
     fn visit_covers_every_weight_once() {
-        let w = Weights::default();
+        let w = Weights::handcrafted();
         // Material 7, tables 7 x 90, mobility 9 + 18 + 18, missing defenders 6, cannon lines
         // and open file 3, king attack 7 + 1, checks 3 + 1, flights 5, combinations 8, pairs 4,
         // threats 7 + 7, tempo 1.
@@ -310,6 +323,14 @@ mod tests {
         dedup.sort();
         dedup.dedup();
         assert_eq!(dedup.len(), names.len());
+    }
+
+    #[test]
+    fn the_fitted_table_covers_every_weight() {
+        assert_eq!(
+            super::super::weights_fitted::FITTED.len(),
+            Weights::handcrafted().len()
+        );
     }
 
     #[test]
