@@ -21,7 +21,7 @@ fi
 if ! python3 -c 'import chess, pyffish, sgfmill, pytest' >/dev/null 2>&1; then
   python3 -m pip install -q --disable-pip-version-check chess pyffish sgfmill pytest
 fi
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import draughts' >/dev/null 2>&1; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import draughts, pytest' >/dev/null 2>&1; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check pydraughts pytest
 fi

@@ -21,8 +21,9 @@
 //!   exactly the legal captures; a move is identified by its start, end and captured set (two
 //!   paths with the same three are one move); passing is unsound, so `NULL_MOVE_OK` is false.
 //!   Positions are small and copy-make is used (`Undo` may be a copy of the position).
-//! - **Go**: [`MctsState`]: copy, legal moves (suicide and positional superko excluded), play,
-//!   random playout, area score.
+//! - **Go**: [`MctsState`]: copy (allocation-free `clone_from`), legal moves (suicide and
+//!   positional superko excluded), candidate moves with prior knowledge, play, a playout that
+//!   reports its moves (for AMAF) and its result and margin, and the final owner of each point.
 //!
 //! Scores are plain `i32` in centipawn-like units from the side to move's view; mate and rule
 //! results are encoded by `crate::score`.
@@ -224,6 +225,23 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// Takes back the move `m` that produced `undo`.
     fn unmake(&mut self, m: Self::Move, undo: Self::Undo);
 
+    /// Whether the side to move must play a noisy move: draughts when a capture exists, since
+    /// capturing is compulsory. Quiescence then may not stand pat on the static evaluation; it
+    /// searches the noisy moves as it searches evasions in check. Default: never.
+    #[inline]
+    fn noisy_forced(&self) -> bool {
+        false
+    }
+
+    /// Whether the side to move has no noisy move but the opponent would have one if it were
+    /// to move: draughts when a piece can be captured next turn. At the horizon, quiescence
+    /// then searches one ply of quiet moves instead of standing pat, so that a shot just
+    /// beyond the horizon is seen. Default: never (chess and xiangqi stand pat).
+    #[inline]
+    fn quiet_threat(&self) -> bool {
+        false
+    }
+
     /// Whether a null move is sound here: the game allows it, the side to move is not in check,
     /// and the position is not one where zugzwang is likely (chess: only king and pawns left).
     fn null_move_sound(&self) -> bool {
@@ -324,22 +342,102 @@ pub trait Evaluator<P: Position>: Clone + Send + 'static {
     fn evaluate(&mut self, pos: &P) -> i32;
 }
 
-/// A game state searched by Monte-Carlo tree search (Go). Copy-make: states are cloned into
-/// playouts; no make/unmake, no alpha-beta requirements.
+/// Prior knowledge about one move, given as equivalent experience: the search starts the move's
+/// statistics as if `visits` playouts through it had averaged `value` (for the side playing it).
+/// `visits` 0 means no knowledge.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prior<M> {
+    pub mv: M,
+    pub visits: f32,
+    pub value: f32,
+}
+
+/// How one playout ended, from the view of the side to move where it started.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutEnd {
+    /// 1.0 win, 0.0 loss, 0.5 draw.
+    pub value: f32,
+    /// The final margin in the game's own units (Go: points, komi included); 0 where the game
+    /// has no score.
+    pub score: f32,
+}
+
+/// A game state searched by Monte-Carlo tree search (Go). Copy-make: the search copies the
+/// root state into a scratch state for every simulation (with [`Clone::clone_from`], which an
+/// implementation should make cheap and allocation-free), plays the tree moves on it with
+/// [`play`](MctsState::play) and finishes with [`playout`](MctsState::playout).
+///
+/// Moves are stored in the tree and in the all-moves-as-first (AMAF) tables by a dense index
+/// ([`move_index`](MctsState::move_index)), so the tree stays free of the game's types.
 pub trait MctsState: Clone + Send + Sync + 'static {
     type Move: Copy + Eq + Send + Sync + fmt::Debug + 'static;
 
     fn to_move(&self) -> Side;
 
-    /// Appends every legal move, pass included.
+    /// A key of the whole state (position, side to move, rule state such as a ko ban), so a
+    /// search can tell whether a tree it kept still belongs to the state it is given.
+    fn key(&self) -> u64;
+
+    /// Whether the game has ended (Go: two passes in a row). The search does not expand such a
+    /// state; it evaluates it with [`playout`](MctsState::playout), which must then judge the
+    /// final position (Go: playing on settles which stones are dead).
+    fn is_over(&self) -> bool {
+        false
+    }
+
+    /// Appends every legal move, pass included (Go: suicide and positional superko excluded).
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// The moves the tree considers here, with prior knowledge. A game may leave out legal
+    /// moves that are never right (Go: filling one's own true eye), but never all of them.
+    /// The default is every legal move with no prior.
+    fn expand(&self, out: &mut Vec<Prior<Self::Move>>) {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        out.extend(moves.into_iter().map(|mv| Prior {
+            mv,
+            visits: 0.0,
+            value: 0.5,
+        }));
+    }
 
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
 
-    /// Plays the game out with a randomised policy and returns the result for the side to
-    /// move at the start of the playout: 1.0 win, 0.0 loss, 0.5 draw.
-    fn playout(&mut self, rng: &mut rand::rngs::SmallRng) -> f32;
+    /// Size of the dense move index space of this state (constant for one game).
+    fn move_index_space(&self) -> usize;
+
+    /// The dense index of a move, below [`move_index_space`](MctsState::move_index_space).
+    fn move_index(&self, m: Self::Move) -> usize;
+
+    /// The move with a dense index (the inverse of [`move_index`](MctsState::move_index)).
+    fn index_move(&self, index: usize) -> Self::Move;
+
+    /// Whether a move played later in a simulation may stand for the same move played now
+    /// (AMAF). Go answers false for a pass.
+    fn amaf_eligible(&self, _m: Self::Move) -> bool {
+        true
+    }
+
+    /// Plays the game out with a randomised policy, leaving the final state in `self`.
+    /// Appends `(side, move index)` of every AMAF-eligible move it plays to `trace`.
+    fn playout(
+        &mut self,
+        rng: &mut rand::rngs::SmallRng,
+        trace: &mut Vec<(Side, u32)>,
+    ) -> PlayoutEnd;
+
+    /// Number of cells whose final owner a playout reports (Go: the board points); 0 when the
+    /// game has no such notion.
+    fn cells(&self) -> usize {
+        0
+    }
+
+    /// After [`playout`](MctsState::playout): who owns `cell` in the final state (Go: a stone,
+    /// or an empty point surrounded by one colour), `None` for neither.
+    fn cell_owner(&self, _cell: usize) -> Option<Side> {
+        None
+    }
 }
 
 #[cfg(test)]

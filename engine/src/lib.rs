@@ -9,11 +9,13 @@
 pub mod game;
 pub mod games;
 pub mod limits;
+pub mod linear;
 pub mod mcts;
 pub mod perft;
 pub mod report;
 pub mod score;
 pub mod search;
+pub mod selfplay;
 pub mod threads;
 pub mod time;
 pub mod tt;

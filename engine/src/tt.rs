@@ -77,13 +77,24 @@ pub struct Table {
 
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
+    ///
+    /// Panics only if the memory cannot be had; [`try_new`](Table::try_new) reports that.
     pub fn new(mb: usize) -> Table {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let buckets: Vec<Bucket> = (0..n).map(|_| Bucket::default()).collect();
-        Table {
+        Table::try_new(mb).expect("allocating the transposition table")
+    }
+
+    /// A table of about `mb` megabytes, or an error when the memory cannot be reserved.
+    pub fn try_new(mb: usize) -> Result<Table, String> {
+        let n = (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate a {mb} MB table"))?;
+        buckets.extend((0..n).map(|_| Bucket::default()));
+        Ok(Table {
             buckets: buckets.into_boxed_slice(),
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// A table of one bucket: a placeholder for threads between searches.

@@ -1,7 +1,8 @@
-//! `tetrarch bench [--game chess|xiangqi] [depth]`: a fixed-depth search of fixed positions,
-//! whose total node count is the engine's signature (OpenBench reads the last line,
+//! `tetrarch bench [--game chess|xiangqi|draughts] [depth]`: a fixed-depth search of fixed
+//! positions, whose total node count is the engine's signature (OpenBench reads the last line,
 //! `<N> nodes <M> nps`). Chess is the default and its count is the one OpenBench knows;
-//! `--game xiangqi` searches the xiangqi positions below instead (default depth 12).
+//! `--game xiangqi` searches the xiangqi positions below instead (default depth 12), and
+//! `--game draughts` the draughts positions of `hub::bench`.
 //!
 //! Scheme: one thread, a 16 MB table, and a new game (table and histories cleared) before each
 //! position, so the count depends on nothing but the code: the same on every run and machine.
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use tetrarch::game::{Evaluator, Notation};
 use tetrarch::games::chess::eval::ChessEval;
 use tetrarch::games::xiangqi::XiangqiEval;
@@ -91,20 +92,13 @@ const POSITIONS: &[&str] = &[
     "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
 ];
 
-/// The games `bench` covers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BenchGame {
-    Chess,
-    Xiangqi,
-}
-
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Search depth per position (chess 13, xiangqi 12 by default).
+    /// Search depth per position (chess 13, xiangqi 12, draughts 14 by default).
     depth: Option<u32>,
-    /// Which game's positions to search.
-    #[arg(long, value_enum, default_value = "chess")]
-    game: BenchGame,
+    /// chess, xiangqi or draughts (each with its own positions).
+    #[arg(long, default_value = "chess")]
+    game: String,
 }
 
 struct Count(Mutex<u64>);
@@ -161,14 +155,27 @@ fn bench_positions<P: Notation, E: Evaluator<P>>(
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let (default, count) = match args.game {
-        BenchGame::Chess => (DEFAULT_DEPTH, POSITIONS.len()),
-        BenchGame::Xiangqi => (XIANGQI_DEPTH, XIANGQI_POSITIONS.len()),
-    };
-    let depth = args.depth.unwrap_or(default).clamp(1, 64);
-    let result = match args.game {
-        BenchGame::Chess => bench(depth, true),
-        BenchGame::Xiangqi => bench_xiangqi(depth, true),
+    let (depth, result, count) = match args.game.as_str() {
+        "chess" => {
+            let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
+            (depth, bench(depth, true), POSITIONS.len())
+        }
+        "xiangqi" => {
+            let depth = args.depth.unwrap_or(XIANGQI_DEPTH).clamp(1, 64);
+            (depth, bench_xiangqi(depth, true), XIANGQI_POSITIONS.len())
+        }
+        "draughts" => {
+            let depth = args
+                .depth
+                .unwrap_or(crate::hub::bench::DEFAULT_DEPTH)
+                .clamp(1, 64);
+            let result = crate::hub::bench::bench(depth, true);
+            (depth, result, crate::hub::bench::positions())
+        }
+        other => {
+            eprintln!("tetrarch bench: unknown game '{other}' (try chess, xiangqi or draughts)");
+            return ExitCode::FAILURE;
+        }
     };
     match result {
         Ok((nodes, ms)) => {

@@ -1,6 +1,66 @@
-//! `tetrarch-tune`: match runner, statistics and tuners. Not yet implemented.
+//! `tetrarch-tune`: the match runner, self-play data generation and the tuners.
+//!
+//! Scheme: the first argument names the tool; each takes cutechess-cli-style options (see
+//! `tetrarch-tune <tool> -help`). `match` runs a match and prints its report on stdout, with
+//! the live progress line on stderr; `datagen` writes self-play positions; `texel` fits the
+//! evaluation's weights to them; `spsa` tunes search parameters by playing games.
 
-fn main() {
-    eprintln!("tetrarch-tune: nothing here yet");
-    std::process::exit(2);
+use std::process::ExitCode;
+
+use tetrarch_tuning::match_runner::{cli, runner};
+use tetrarch_tuning::{commands, spsa};
+
+const USAGE: &str = "Usage: tetrarch-tune <match|datagen|texel|spsa> [OPTIONS]   \
+                     (tetrarch-tune <tool> -help for the options)";
+
+/// Runs a tool that reports errors as text: exit 2 for usage errors is not told apart here.
+fn report(tool: &str, result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("tetrarch-tune {tool}: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("match") => {
+            let config = match cli::parse(&args[1..]) {
+                Ok(c) => c,
+                Err(msg) if msg == cli::HELP => {
+                    print!("{msg}");
+                    return ExitCode::SUCCESS;
+                }
+                Err(msg) => {
+                    eprintln!("tetrarch-tune match: {msg}");
+                    return ExitCode::from(2);
+                }
+            };
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            match runner::run_match(&config, &mut out) {
+                // An engine failure that ended the match early is a failure of the run.
+                Ok(summary) if summary.aborted => ExitCode::FAILURE,
+                Ok(_) => ExitCode::SUCCESS,
+                Err(msg) => {
+                    eprintln!("tetrarch-tune match: {msg}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some("datagen") => report("datagen", commands::datagen(&args[1..])),
+        Some("texel") => report("texel", commands::texel_cmd(&args[1..])),
+        Some("spsa") => report("spsa", spsa::main(&args[1..])),
+        Some("-h") | Some("--help") | Some("help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -188,13 +188,27 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
     }
 
     /// Resizes the table; a running search keeps the old one until it ends.
-    pub fn set_hash(&mut self, mb: usize) {
+    ///
+    /// When the memory cannot be had, the old size is restored and the error returned.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         let mb = mb.max(1);
-        if mb != self.options.hash_mb {
-            self.options.hash_mb = mb;
-            // Drop the old table first so that both never occupy memory at once when idle.
-            self.tt = Arc::new(Table::new(1));
-            self.tt = Arc::new(Table::new(mb));
+        if mb == self.options.hash_mb {
+            return Ok(());
+        }
+        // Drop the old table first so that both never occupy memory at once when idle.
+        self.tt = Arc::new(Table::tiny());
+        match Table::try_new(mb) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                self.options.hash_mb = mb;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(
+                    Table::try_new(self.options.hash_mb).unwrap_or_else(|_| Table::tiny()),
+                );
+                Err(e)
+            }
         }
     }
 

@@ -20,7 +20,7 @@ use rand::rngs::SmallRng;
 use crate::game::{Evaluator, Position};
 use crate::limits::Limits;
 use crate::report::{Iteration, Line, Reporter};
-use crate::score::{is_decisive, Score};
+use crate::score::{Score, MATE_IN_MAX_PLY};
 use crate::search::control::Control;
 use crate::search::params::Params;
 use crate::search::skill::Skill;
@@ -161,7 +161,7 @@ impl<P: Position> Job<P> {
                 let lines = main.lines(depth, self.multipv.min(self.shown_multipv));
                 self.reporter.iteration(&self.iteration_info(depth, lines));
             } else {
-                let rm = &result.root_moves[0];
+                let rm = result.best.as_ref().unwrap_or(&result.root_moves[0]);
                 let line = Line {
                     rank: 1,
                     depth,
@@ -184,7 +184,10 @@ impl<P: Position> Job<P> {
                 pick = skill.pick(&scores, rng);
             }
         }
-        let rm = &result.root_moves[pick];
+        let rm = match (&result.best, chosen) {
+            (Some(best), c) if c != 0 => best,
+            _ => &result.root_moves[pick],
+        };
         let best = rm.mv;
         let ponder = if rm.pv.len() > 1 {
             Some(rm.pv[1])
@@ -208,18 +211,22 @@ impl<P: Position> Job<P> {
     }
 }
 
-/// Lazy SMP's choice among threads: each thread votes for its best move with weight
-/// `(score - worst + 14) * depth`; the move with most votes wins, played from the thread that
-/// searched it deepest with the best score. A proven win is taken from the thread with the
-/// shortest one.
+/// Lazy SMP's choice among threads, from each thread's last completed iteration: each thread
+/// votes for its best move with weight `(score - worst + 14) * depth`; the move with most votes
+/// wins, played from the thread that searched it deepest. A proven win is taken from the thread
+/// with the shortest one; a loss the main thread has proven stays its choice (helpers that do
+/// not see it only searched less). `results[0]` is the main thread's.
 fn vote<M: Copy + Eq>(results: &[ThreadResult<M>]) -> usize {
     let valid: Vec<usize> = (0..results.len())
-        .filter(|&i| !results[i].root_moves.is_empty() && results[i].depth > 0)
+        .filter(|&i| results[i].best.is_some() && results[i].depth > 0)
         .collect();
     if valid.is_empty() {
         return 0;
     }
-    let best_of = |i: usize| &results[i].root_moves[0];
+    let best_of = |i: usize| results[i].best.as_ref().expect("filtered on best");
+    if valid[0] == 0 && best_of(0).score <= -MATE_IN_MAX_PLY {
+        return 0;
+    }
     let worst = valid.iter().map(|&i| best_of(i).score).min().unwrap_or(0);
     let mut votes: Vec<(M, i64)> = Vec::new();
     for &i in &valid {
@@ -234,7 +241,7 @@ fn vote<M: Copy + Eq>(results: &[ThreadResult<M>]) -> usize {
         let (a, b) = (best_of(chosen), best_of(i));
         let va = votes.iter().find(|(m, _)| *m == a.mv).map_or(0, |v| v.1);
         let vb = votes.iter().find(|(m, _)| *m == b.mv).map_or(0, |v| v.1);
-        let better = if is_decisive(a.score) || is_decisive(b.score) {
+        let better = if a.score >= MATE_IN_MAX_PLY || b.score >= MATE_IN_MAX_PLY {
             b.score > a.score
         } else {
             vb > va || (vb == va && results[i].depth > results[chosen].depth)
@@ -253,19 +260,21 @@ mod tests {
     use crate::search::worker::RootMove;
 
     fn result(id: usize, depth: i32, mv: u8, score: Score) -> ThreadResult<u8> {
+        let root_moves = vec![RootMove {
+            mv,
+            score,
+            prev_score: score,
+            average: score,
+            bound: ScoreBound::Exact,
+            seldepth: 1,
+            pv: vec![mv],
+            nodes: 0,
+        }];
         ThreadResult {
             id,
             depth,
-            root_moves: vec![RootMove {
-                mv,
-                score,
-                prev_score: score,
-                average: score,
-                bound: ScoreBound::Exact,
-                seldepth: 1,
-                pv: vec![mv],
-                nodes: 0,
-            }],
+            best: Some(root_moves[0].clone()),
+            root_moves,
         }
     }
 
@@ -282,5 +291,11 @@ mod tests {
             result(1, 8, 3, crate::score::mate_in(5)),
         ];
         assert_eq!(vote(&r), 1);
+        // A loss the main thread proved is not traded for a helper's shallower hope.
+        let r = [
+            result(0, 12, 1, crate::score::mated_in(6)),
+            result(1, 11, 2, -40),
+        ];
+        assert_eq!(vote(&r), 0);
     }
 }

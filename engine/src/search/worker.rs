@@ -16,8 +16,12 @@
 //! - after: history, killer, countermove and continuation updates with gravity, a table store.
 //!
 //! Quiescence follows noisy moves (all moves in check) with stand-pat, delta pruning and SEE
-//! pruning where the game supplies them. Scores use `crate::score`'s mate encoding; draws come
-//! only from the game's `rule_outcome` and `no_move_outcome`, so this file names no game.
+//! pruning where the game supplies them; where the game forces a noisy move
+//! (`Position::noisy_forced`) it does not stand pat, and at the horizon a quiet threat
+//! (`Position::quiet_threat`) buys one ply of quiet moves; where the game asks for it
+//! (`Position::QUIESCENCE_CHECKS`), a horizon node that stands pat also tries quiet checks.
+//! Scores use `crate::score`'s mate encoding; draws come only from the game's `rule_outcome`
+//! and `no_move_outcome`, so this file names no game.
 
 use std::sync::Arc;
 
@@ -85,8 +89,12 @@ impl<M> Default for Frame<M> {
 #[derive(Clone, Debug)]
 pub struct ThreadResult<M> {
     pub id: usize,
+    /// The last completed iteration.
     pub depth: i32,
+    /// The root moves as the search left them (possibly mid-iteration).
     pub root_moves: Vec<RootMove<M>>,
+    /// The best root move as the last completed iteration left it.
+    pub best: Option<RootMove<M>>,
 }
 
 pub struct Worker<P: Position, E: Evaluator<P>> {
@@ -108,6 +116,7 @@ pub struct Worker<P: Position, E: Evaluator<P>> {
     node_limit: u64,
     main: bool,
     pub completed_depth: i32,
+    completed_best: Option<RootMove<P::Move>>,
     root_depth: i32,
     nmp_min_ply: usize,
 }
@@ -135,6 +144,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             node_limit: u64::MAX,
             main: id == 0,
             completed_depth: 0,
+            completed_best: None,
             root_depth: 0,
             nmp_min_ply: 0,
         }
@@ -178,6 +188,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         self.stopped = false;
         self.nodes = 0;
         self.completed_depth = 0;
+        self.completed_best = None;
         self.nmp_min_ply = 0;
         self.node_limit = match job.limits.nodes {
             // One thread stops at the exact count, which keeps node-bounded searches
@@ -212,6 +223,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             id: self.id,
             depth: self.completed_depth,
             root_moves: self.root_moves.clone(),
+            best: self.completed_best.take(),
         }
     }
 
@@ -273,6 +285,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 break;
             }
             self.completed_depth = depth;
+            self.completed_best = Some(self.root_moves[0].clone());
             if !self.main {
                 continue;
             }
@@ -420,7 +433,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
     ) -> Score {
         let root = ply == 0;
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply, P::QUIESCENCE_CHECKS);
+            return self.qsearch::<PV>(alpha, beta, ply, true);
         }
         self.nodes += 1;
         if PV {
@@ -451,6 +464,14 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let in_check = P::HAS_CHECKS && self.pos.in_check();
+        // A forced noisy move (draughts capture): the static evaluation is about to change by
+        // a piece, so it prunes nothing here; a single such move is also extended below.
+        let forced = !in_check && self.pos.noisy_forced();
+        let single_reply = forced && {
+            let mut list = crate::game::MoveList::new();
+            self.pos.generate(crate::game::GenKind::Noisy, &mut list);
+            list.len() == 1
+        };
         let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
         let hit = if excluded.is_none() {
@@ -548,10 +569,10 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let p = self.params;
-        if !PV && !in_check && excluded.is_none() {
+        if !PV && !in_check && !forced && excluded.is_none() {
             // Razoring: far below alpha, see whether captures can even get back to it.
             if depth <= 3 && eval + p.razor_base + p.razor_depth_mul * depth < alpha {
-                let v = self.qsearch::<false>(alpha - 1, alpha, ply, false);
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply, true);
                 if v < alpha && !is_decisive(v) {
                     return v;
                 }
@@ -772,7 +793,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             let nodes_before = self.nodes;
             let undo = self.pos.make(m);
             let gives_check = P::HAS_CHECKS && self.pos.in_check();
-            if gives_check && ext == 0 && ply < 2 * self.root_depth as usize {
+            if (gives_check || single_reply) && ext == 0 && ply < 2 * self.root_depth as usize {
                 ext = 1;
             }
             let mut new_depth = depth - 1 + ext;
@@ -969,14 +990,15 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
     }
 
-    /// Quiescence search. With `checks` (the first quiescence ply, in games that ask for it),
-    /// quiet moves that give check are searched after the noisy ones.
+    /// Quiescence. `horizon` marks a node where the main search ended (or a child of a threat
+    /// ply, see below); only there does a quiet threat extend the search, and only there are
+    /// quiet checks tried in games that ask for them (`Position::QUIESCENCE_CHECKS`).
     fn qsearch<const PV: bool>(
         &mut self,
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        checks: bool,
+        horizon: bool,
     ) -> Score {
         self.nodes += 1;
         if PV {
@@ -994,6 +1016,12 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.evaluate() };
         }
+        // No standing pat where the rules force a noisy move (draughts captures), nor at a
+        // horizon node where the opponent threatens one: there one ply of quiet moves is
+        // searched, whose children are horizon nodes again (as Scan resolves shots).
+        let forced = !in_check && self.pos.noisy_forced();
+        let threat = horizon && !in_check && !forced && self.pos.quiet_threat();
+        let no_stand = in_check || forced || threat;
 
         let key = self.pos.key();
         let hit = self.tt.probe(key);
@@ -1019,7 +1047,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let raw_eval;
         let mut best;
         let futility_base;
-        if in_check {
+        if no_stand {
             raw_eval = NO_EVAL;
             best = -INFINITE;
             futility_base = -INFINITE;
@@ -1059,7 +1087,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let cont = self.cont_prev(ply);
-        let mut picker = Picker::quiescence(tt_move, in_check, cont);
+        let mut picker = Picker::quiescence(tt_move, no_stand, cont);
         let mut best_move = None;
         let mut move_count = 0;
         while let Some(m) = picker.next(&self.pos, &self.hist) {
@@ -1069,7 +1097,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             move_count += 1;
             let noisy = self.pos.is_noisy(m);
             if best > -MATE_IN_MAX_PLY {
-                if !in_check {
+                if !no_stand {
                     let gain = self.pos.noisy_value(m);
                     if gain > 0 && futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
@@ -1078,7 +1106,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     if !self.pos.see_ge(m, 0) {
                         continue;
                     }
-                } else if !noisy && move_count > 3 {
+                } else if in_check && !noisy && move_count > 3 {
                     // In check with a defence already found: skip late quiet evasions.
                     continue;
                 }
@@ -1086,7 +1114,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(self.pos.move_index(m));
             let undo = self.pos.make(m);
-            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, threat);
             self.pos.unmake(m, undo);
             if self.stopped {
                 return 0;
@@ -1111,9 +1139,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         // Quiet checks (games where mates come through checks that capture nothing): only at
-        // the first quiescence ply, only when not in check and no cutoff yet, and only checks
-        // that do not hang the checking piece.
-        if P::QUIESCENCE_CHECKS && checks && !in_check && best < beta {
+        // a horizon node that stood pat, only without a cutoff yet, and only checks that do
+        // not hang the checking piece. Their replies are searched as ordinary quiescence.
+        if P::QUIESCENCE_CHECKS && horizon && !no_stand && best < beta {
             let mut quiets = MoveList::new();
             self.pos.generate(GenKind::Quiet, &mut quiets);
             for &m in quiets.iter() {
@@ -1153,7 +1181,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
         }
 
-        if in_check && move_count == 0 {
+        if no_stand && move_count == 0 {
             return score::outcome_score(self.pos.no_move_outcome(), ply);
         }
         let bound = if best >= beta {

@@ -1,9 +1,615 @@
-//! The hub front end: not yet implemented.
+//! The Hub front end (international draughts, Scan's protocol v2), and DXP in `dxp`.
+//!
+//! Scheme: the session loop `select!`s over input lines and search events. A search runs on
+//! the engine's threads and reports through [`HubReporter`], which formats `info` and `done`
+//! lines and sends them to the loop as events, so every line goes out from one thread in
+//! order. While a search runs, `ping` is answered at once, `ponder-hit` switches the search to
+//! its clock and `stop` ends it; any other line ends the search too (as Scan does) and waits
+//! in a queue until its `done` is out, then runs. `level` applies to the next `go` only; a `go`
+//! without one thinks for [`DEFAULT_MOVE_TIME_MS`]. Every error (a malformed `pos=`, an illegal
+//! or ambiguous move, an unknown command or parameter value) is one `error message="..."` line,
+//! and the session's state is left as it was. Nothing is written to stderr.
+
+pub mod bench;
+pub mod dxp;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crossbeam::channel::{self, Receiver, Sender};
+use tetrarch::game::{Notation, Position};
+use tetrarch::games::draughts::weights::Weights;
+use tetrarch::games::draughts::{Board, Eval, Move};
+use tetrarch::limits::Limits;
+use tetrarch::report::{Iteration, Reporter, ScoreBound};
+use tetrarch::score::{Score, MATE, MATE_IN_MAX_PLY};
+use tetrarch::search::{Engine, Options};
+use tetrarch::time::Clock;
 
 use crate::io::{Input, Output};
 
-/// Runs a hub session until `quit` or end of input. `first` is a line already read.
-pub fn run(input: Input, _out: Output, first: Option<String>) {
-    eprintln!("tetrarch: the hub protocol is not implemented yet");
-    drop((input, first));
+/// Think time of a `go think` that no `level` preceded.
+pub const DEFAULT_MOVE_TIME_MS: u64 = 10_000;
+
+/// The engine every draughts front end drives.
+pub type DraughtsEngine = Engine<Board, Eval>;
+
+/// A new engine with its default evaluation.
+pub fn new_engine(threads: usize, hash_mb: usize) -> DraughtsEngine {
+    let options = Options {
+        threads: threads.max(1),
+        hash_mb: hash_mb.max(1),
+        moves_left_hint: 30,
+        params: tetrarch::games::draughts::SEARCH_PARAMS,
+        ..Options::default()
+    };
+    Engine::with_options(Board::start(), Eval::default(), options)
+}
+
+/// A score in Hub's unit (men, two decimals). A forced result `n` plies away is written
+/// `±(100 - n/100)`, as Scan does, which pydraughts reads as a win or loss in `n` plies;
+/// ordinary evaluations are kept below 90 so that no client mistakes one for a result.
+pub fn score_text(score: Score) -> String {
+    let centi = if score >= MATE_IN_MAX_PLY {
+        10_000 - (MATE - score).min(999)
+    } else if score <= -MATE_IN_MAX_PLY {
+        -(10_000 - (MATE + score).min(999))
+    } else {
+        score.clamp(-8_999, 8_999)
+    };
+    let sign = if centi < 0 { "-" } else { "" };
+    format!("{sign}{}.{:02}", centi.abs() / 100, centi.abs() % 100)
+}
+
+/// The moves of a line in Hub's move form, replayed from `root`.
+pub fn line_text(root: &Board, pv: &[Move]) -> String {
+    let mut pos = root.clone();
+    let mut words = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !pos.is_pseudo_legal(m) {
+            break;
+        }
+        words.push(pos.hub_move_text(m));
+        let _ = pos.make(m);
+    }
+    words.join(" ")
+}
+
+/// What a search sends to the session loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// An `info` line.
+    Info(String),
+    /// The end of the search: the `done` line (preceded by an `error` line when there was no
+    /// move), and the move itself for front ends that play it (DXP).
+    Done {
+        lines: Vec<String>,
+        best: Option<Move>,
+    },
+}
+
+/// Formats search events as Hub lines and hands them to a channel.
+pub struct HubReporter {
+    tx: Sender<Event>,
+}
+
+impl HubReporter {
+    pub fn new(tx: Sender<Event>) -> HubReporter {
+        HubReporter { tx }
+    }
+}
+
+impl Reporter<Board> for HubReporter {
+    fn iteration(&self, info: &Iteration<'_, Board>) {
+        let Some(line) = info.lines.first() else {
+            return;
+        };
+        if line.bound != ScoreBound::Exact {
+            return; // Hub has no notation for a bound
+        }
+        let time = format!("{}.{:03}", info.time_ms / 1000, info.time_ms % 1000);
+        let mnps = info.nps / 100_000; // tenths of a million
+        let nps = format!("{}.{}", mnps / 10, mnps % 10);
+        let depth = info.depth.to_string();
+        let score = score_text(line.score);
+        let nodes = info.nodes.to_string();
+        let pv = line_text(info.root, &line.pv);
+        let mut pairs: Vec<(&str, &str)> = vec![
+            ("depth", &depth),
+            ("score", &score),
+            ("nodes", &nodes),
+            ("time", &time),
+            ("nps", &nps),
+        ];
+        if !pv.is_empty() {
+            pairs.push(("pv", &pv));
+        }
+        let _ = self.tx.send(Event::Info(wire::format("info", &pairs)));
+    }
+
+    fn best_move(&self, root: &Board, best: Option<Move>, ponder: Option<Move>) {
+        let _ = self.tx.send(done_event(root, best, ponder));
+    }
+}
+
+/// The `done` event for a move (and an expected reply, when it is legal after the move).
+fn done_event(root: &Board, best: Option<Move>, ponder: Option<Move>) -> Event {
+    let Some(m) = best else {
+        return Event::Done {
+            lines: vec![
+                wire::format("error", &[("message", "no legal move in this position")]),
+                "done".to_string(),
+            ],
+            best: None,
+        };
+    };
+    let mv = root.hub_move_text(m);
+    let mut after = root.clone();
+    let _ = after.make(m);
+    let reply = ponder
+        .filter(|&p| after.is_pseudo_legal(p))
+        .map(|p| after.hub_move_text(p));
+    let line = match &reply {
+        Some(p) => wire::format("done", &[("move", &mv), ("ponder", p)]),
+        None => wire::format("done", &[("move", &mv)]),
+    };
+    Event::Done {
+        lines: vec![line],
+        best: Some(m),
+    }
+}
+
+/// The search limits `level` set for the next `go`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Level {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    move_time_ms: Option<u64>,
+    clock: Option<Clock>,
+    infinite: bool,
+}
+
+impl Level {
+    fn is_set(&self) -> bool {
+        *self != Level::default()
+    }
+}
+
+/// Seconds (a real number) in milliseconds; negative times count as zero.
+fn seconds_ms(text: &str) -> Option<i64> {
+    let v: f64 = text.trim().parse().ok()?;
+    v.is_finite()
+        .then(|| (v.max(0.0) * 1000.0).min(1e12) as i64)
+}
+
+struct Session {
+    out: Output,
+    engine: DraughtsEngine,
+    /// The position searches start from, and the position after the `moves=` list.
+    position: Board,
+    level: Level,
+    searching: bool,
+    /// Lines that arrived during a search and wait for its end.
+    pending: VecDeque<String>,
+    events_tx: Sender<Event>,
+    ponder: bool,
+    eval_name: String,
+    eval_file: String,
+}
+
+/// Runs a Hub session until `quit` or end of input. `first` is a line already read.
+pub fn run(input: Input, out: Output, first: Option<String>) {
+    let (events_tx, events_rx) = channel::unbounded();
+    let mut s = Session {
+        out,
+        engine: new_engine(1, 16),
+        position: Board::start(),
+        level: Level::default(),
+        searching: false,
+        pending: VecDeque::new(),
+        events_tx,
+        ponder: false,
+        eval_name: "full".into(),
+        eval_file: String::new(),
+    };
+    if let Some(line) = first {
+        if !s.handle(&line) {
+            return;
+        }
+    }
+    s.serve(input.receiver(), &events_rx);
+}
+
+impl Session {
+    fn serve(&mut self, input: &Receiver<String>, events: &Receiver<Event>) {
+        loop {
+            channel::select! {
+                recv(input) -> line => match line {
+                    Ok(line) => {
+                        if !self.handle(&line) {
+                            return;
+                        }
+                    }
+                    Err(_) => return, // end of input: the GUI is gone
+                },
+                recv(events) -> event => {
+                    if let Ok(event) = event {
+                        if !self.on_event(event) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes a search event; after `done`, runs the lines that waited. False to quit.
+    fn on_event(&mut self, event: Event) -> bool {
+        match event {
+            Event::Info(line) => self.out.line(&line),
+            Event::Done { lines, .. } => {
+                for line in lines {
+                    self.out.line(&line);
+                }
+                self.searching = false;
+                self.engine.wait();
+                while !self.searching {
+                    let Some(line) = self.pending.pop_front() else {
+                        break;
+                    };
+                    if !self.handle(&line) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn error(&self, message: &str) {
+        self.out
+            .line(&wire::format("error", &[("message", message)]));
+    }
+
+    /// Handles one input line. False when the session ends.
+    fn handle(&mut self, text: &str) -> bool {
+        let Some(line) = wire::parse(text) else {
+            return true;
+        };
+        if self.searching {
+            match line.command.as_str() {
+                "ping" => self.out.line("pong"),
+                "ponder-hit" => self.engine.ponderhit(),
+                "stop" => self.engine.stop(),
+                "quit" => {
+                    self.engine.stop_and_wait();
+                    return false;
+                }
+                _ => {
+                    // As Scan: any other command ends the search and runs after its `done`.
+                    self.engine.stop();
+                    self.pending.push_back(text.to_string());
+                }
+            }
+            return true;
+        }
+        match line.command.as_str() {
+            "hub" => self.hello(),
+            "set-param" => self.set_param(&line, text),
+            "init" => self.out.line("ready"),
+            "pos" => self.set_position(&line),
+            "level" => self.set_level(&line),
+            "go" => self.go(&line),
+            "ping" => self.out.line("pong"),
+            "new-game" => self.engine.new_game(),
+            "ponder-hit" | "stop" => {} // the search already ended; its `done` is out
+            "quit" => return false,
+            other => self.error(&format!("unknown command '{}'", clip(other))),
+        }
+        true
+    }
+
+    fn hello(&self) {
+        let version = env!("CARGO_PKG_VERSION");
+        self.out.line(&wire::format(
+            "id",
+            &[
+                ("name", "Tetrarch"),
+                ("version", version),
+                ("author", "The Tetrarch developers"),
+            ],
+        ));
+        let threads = self.engine.options().threads.to_string();
+        let hash = self.engine.options().hash_mb.to_string();
+        let overhead = self.engine.options().move_overhead_ms.to_string();
+        let ponder = if self.ponder { "true" } else { "false" };
+        let params: [&[(&str, &str)]; 7] = [
+            &[
+                ("name", "variant"),
+                ("value", "normal"),
+                ("type", "enum"),
+                ("values", "normal"),
+            ],
+            &[
+                ("name", "threads"),
+                ("value", &threads),
+                ("type", "int"),
+                ("min", "1"),
+                ("max", "64"),
+            ],
+            &[
+                ("name", "hash"),
+                ("value", &hash),
+                ("type", "int"),
+                ("min", "1"),
+                ("max", "4096"),
+            ],
+            &[("name", "ponder"), ("value", ponder), ("type", "bool")],
+            &[
+                ("name", "move-overhead"),
+                ("value", &overhead),
+                ("type", "int"),
+                ("min", "0"),
+                ("max", "5000"),
+            ],
+            &[
+                ("name", "eval"),
+                ("value", &self.eval_name),
+                ("type", "enum"),
+                ("values", "full material"),
+            ],
+            &[
+                ("name", "eval-file"),
+                ("value", &self.eval_file),
+                ("type", "string"),
+            ],
+        ];
+        for p in params {
+            self.out.line(&wire::format("param", p));
+        }
+        self.out.line("wait");
+    }
+
+    /// `set-param name=N value=V`. pydraughts does not quote values, so everything after
+    /// `value=` is the value.
+    fn set_param(&mut self, line: &wire::Line, raw: &str) {
+        let Some(name) = line.get("name") else {
+            self.error("set-param needs name=");
+            return;
+        };
+        let value = match raw.find("value=") {
+            Some(at) => raw[at + 6..].trim().trim_matches('"').to_string(),
+            None => {
+                self.error(&format!("set-param {} needs value=", clip(name)));
+                return;
+            }
+        };
+        let int = |lo: i64, hi: i64| -> Option<i64> {
+            value.parse::<i64>().ok().filter(|v| (lo..=hi).contains(v))
+        };
+        match name {
+            "variant" => {
+                if value != "normal" {
+                    self.error(&format!(
+                        "variant '{}' is not supported (only normal)",
+                        clip(&value)
+                    ));
+                }
+            }
+            "threads" => match int(1, 64) {
+                Some(n) => self.engine.set_threads(n as usize),
+                None => self.error(&format!("threads must be 1-64, not '{}'", clip(&value))),
+            },
+            "hash" => match int(1, 4096) {
+                Some(n) => {
+                    if let Err(e) = self.engine.set_hash(n as usize) {
+                        self.error(&format!("hash {n} MB: {e}"));
+                    }
+                }
+                None => self.error(&format!("hash must be 1-4096 MB, not '{}'", clip(&value))),
+            },
+            "move-overhead" => match int(0, 5000) {
+                Some(n) => self.engine.set_move_overhead(n as u64),
+                None => self.error(&format!(
+                    "move-overhead must be 0-5000 ms, not '{}'",
+                    clip(&value)
+                )),
+            },
+            "ponder" => match value.as_str() {
+                "true" => self.ponder = true,
+                "false" => self.ponder = false,
+                _ => self.error(&format!(
+                    "ponder must be true or false, not '{}'",
+                    clip(&value)
+                )),
+            },
+            "eval" => match value.as_str() {
+                "full" => self.set_eval("full", Eval::default()),
+                "material" => self.set_eval("material", Eval::material_only()),
+                _ => self.error(&format!(
+                    "eval must be full or material, not '{}'",
+                    clip(&value)
+                )),
+            },
+            "eval-file" => {
+                if value.is_empty() {
+                    self.eval_file.clear();
+                    self.set_eval("full", Eval::default());
+                    return;
+                }
+                match std::fs::read_to_string(&value)
+                    .map_err(|e| e.to_string())
+                    .and_then(|text| Weights::DEFAULT.parse_over(&text))
+                {
+                    Ok(w) => {
+                        self.eval_file = value.clone();
+                        self.set_eval("full", Eval::new(w));
+                    }
+                    Err(e) => self.error(&format!("eval-file '{}': {e}", clip(&value))),
+                }
+            }
+            // Scan's parameters that have no meaning here are accepted and ignored, so that a
+            // GUI configured for Scan works unchanged.
+            "book" | "book-ply" | "book-margin" | "bb-size" | "tt-size" => {}
+            other => self.error(&format!("unknown parameter '{}'", clip(other))),
+        }
+    }
+
+    fn set_eval(&mut self, name: &str, eval: Eval) {
+        self.eval_name = name.to_string();
+        self.engine.set_evaluator(eval);
+    }
+
+    /// `pos pos=<51 chars> [moves="..."]`, or `pos start`. A FEN is accepted too. On any error
+    /// the previous position stays.
+    fn set_position(&mut self, line: &wire::Line) {
+        let start = match line.get("pos") {
+            Some(text) if !text.is_empty() => match Board::from_text(text) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.error(&format!("bad position: {e}"));
+                    return;
+                }
+            },
+            _ if line.has("start") => Board::start(),
+            _ => {
+                self.error("bad position: pos needs pos=<position> or start");
+                return;
+            }
+        };
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for word in line.get("moves").unwrap_or("").split_whitespace() {
+            match pos.parse_move(word) {
+                Ok(m) => {
+                    moves.push(m);
+                    let _ = pos.make(m);
+                }
+                Err(e) => {
+                    self.error(&e.to_string());
+                    return;
+                }
+            }
+        }
+        self.engine.set_position(start, &moves);
+        self.position = pos;
+    }
+
+    fn set_level(&mut self, line: &wire::Line) {
+        let mut level = Level::default();
+        let mut clock: Option<Clock> = None;
+        let mut inc_ms = 0i64;
+        let mut moves: Option<u32> = None;
+        for (name, value) in &line.pairs {
+            let bad = |what: &str| format!("level {name}= needs {what}, not '{}'", clip(value));
+            match name.as_str() {
+                "depth" => match value.parse::<u32>() {
+                    Ok(d) if d >= 1 => level.depth = Some(d.min(200)),
+                    _ => return self.error(&bad("a depth of at least 1")),
+                },
+                "nodes" => match value.parse::<u64>() {
+                    Ok(n) if n >= 1 => level.nodes = Some(n),
+                    _ => return self.error(&bad("a node count")),
+                },
+                "move-time" => match seconds_ms(value) {
+                    Some(ms) => level.move_time_ms = Some(ms as u64),
+                    None => return self.error(&bad("seconds")),
+                },
+                "time" => match seconds_ms(value) {
+                    Some(ms) => {
+                        clock = Some(Clock {
+                            remaining_ms: ms,
+                            ..Clock::default()
+                        })
+                    }
+                    None => return self.error(&bad("seconds")),
+                },
+                "inc" => match seconds_ms(value) {
+                    Some(ms) => inc_ms = ms,
+                    None => return self.error(&bad("seconds")),
+                },
+                "moves" => match value.parse::<u32>() {
+                    Ok(n) => moves = (n > 0).then_some(n),
+                    Err(_) => return self.error(&bad("a move count")),
+                },
+                "infinite" => level.infinite = true,
+                _ => {} // unknown pairs are ignored (forward compatibility)
+            }
+        }
+        if let Some(mut c) = clock {
+            // Hub adds the increment before the move: it is on the clock now, and each later
+            // move brings another.
+            c.remaining_ms += inc_ms;
+            c.increment_ms = inc_ms;
+            c.moves_to_go = moves;
+            level.clock = Some(c);
+        }
+        self.level = level;
+    }
+
+    fn go(&mut self, line: &wire::Line) {
+        let mode = line
+            .pairs
+            .first()
+            .map(|(n, _)| n.as_str())
+            .unwrap_or("think");
+        let (ponder, analyze) = match mode {
+            "think" => (false, false),
+            "ponder" => (true, false),
+            "analyze" => (false, true),
+            other => {
+                self.error(&format!(
+                    "go needs think, ponder or analyze, not '{}'",
+                    clip(other)
+                ));
+                return;
+            }
+        };
+        let level = std::mem::take(&mut self.level);
+        let legal = self.engine.legal_moves();
+        if legal.len() == 1 && !ponder && !analyze {
+            // A forced move is played at once, as Scan does.
+            if let Event::Done { lines, .. } = done_event(&self.position, Some(legal[0]), None) {
+                for l in lines {
+                    self.out.line(&l);
+                }
+            }
+            return;
+        }
+        let mut limits: Limits<Move> = Limits {
+            depth: level.depth,
+            nodes: level.nodes,
+            movetime_ms: level.move_time_ms,
+            clock: level.clock,
+            infinite: level.infinite,
+            ponder,
+            ..Limits::default()
+        };
+        if analyze && !level.is_set() {
+            limits.infinite = true;
+        } else if !level.is_set() {
+            limits.movetime_ms = Some(DEFAULT_MOVE_TIME_MS);
+        }
+        // Draughts games run long; fewer moves remain as men come off (Scan: 30 down to 10).
+        let men = self.position.occupied().count_ones().min(40);
+        self.engine.set_moves_left_hint(10 + 20 * men / 40);
+        let reporter = Arc::new(HubReporter::new(self.events_tx.clone()));
+        self.searching = true;
+        self.engine.go(limits, reporter);
+    }
+}
+
+/// At most 40 characters of a user's text, for error messages.
+fn clip(t: &str) -> String {
+    if t.chars().count() <= 40 {
+        t.to_string()
+    } else {
+        let mut s: String = t.chars().take(37).collect();
+        s.push_str("...");
+        s
+    }
 }

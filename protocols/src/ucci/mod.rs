@@ -198,7 +198,11 @@ impl Ucci {
         match change {
             Change::Hash => {
                 if let Some(e) = self.engine.as_mut() {
-                    e.set_hash(hash);
+                    if let Err(err) = e.set_hash(hash) {
+                        // The engine kept its old table: say so and keep the option truthful.
+                        self.options.hash_mb = e.options().hash_mb;
+                        self.error(&format!("hashsize {hash} MB: {err}"));
+                    }
                 }
             }
             Change::Threads => {

@@ -241,8 +241,9 @@ fn time_units_follow_usemillisec() {
 #[test]
 fn banmoves_are_honoured_and_cleared_by_position() {
     let mut s = Session::new();
-    // Red's chariot takes the undefended black chariot, unless that capture is banned.
-    let fen = "3k5/9/9/9/9/r8/9/9/9/R3K4 w - - 0 1";
+    // Red's chariot takes the undefended black chariot (and mates soon), unless that capture
+    // is banned. The advisor gives the general a flight, so a0d0 is no mate in two.
+    let fen = "3k5/4a4/9/9/9/r8/9/9/9/R3K4 w - - 0 1";
     s.send(&format!("position fen {fen}"));
     s.send("go depth 4");
     let lines = s.until_done();

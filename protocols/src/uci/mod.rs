@@ -13,6 +13,7 @@
 
 mod chess;
 mod format;
+mod genfens;
 mod options;
 mod session;
 #[cfg(test)]
@@ -28,7 +29,7 @@ use session::{Driver, Game};
 pub use chess::Chess;
 pub use xiangqi::Xiangqi;
 
-const COMMANDS: [&str; 13] = [
+const COMMANDS: [&str; 14] = [
     "uci",
     "isready",
     "setoption",
@@ -42,6 +43,7 @@ const COMMANDS: [&str; 13] = [
     "register",
     "d",
     "eval",
+    "genfens",
 ];
 
 /// Runs a UCI session until `quit` or end of input. `first` is a line already read.
@@ -144,10 +146,7 @@ impl Uci {
             "go" => {
                 let options = self.options.clone();
                 let out = self.out.clone();
-                let notes = self.driver().go(rest, &options, &out);
-                for n in notes {
-                    self.error(&n);
-                }
+                self.driver().go(rest, &options, &out);
             }
             "stop" => {
                 if let Some(d) = self.driver.as_mut() {
@@ -170,6 +169,12 @@ impl Uci {
                 let v = self.driver().static_eval();
                 self.out
                     .line(&format!("info string static eval {v} (side to move)"));
+            }
+            "genfens" => {
+                let (options, out) = (self.options.clone(), self.out.clone());
+                if let Err(e) = self.driver().genfens(rest, &options, &out) {
+                    self.error(&e);
+                }
             }
             _ => self.error(&format!("'{cmd}' is not supported")),
         }
@@ -199,6 +204,14 @@ impl Uci {
         {
             return self.error(&format!("{name} cannot change during a search"));
         }
+        if matches!(
+            change,
+            Change::Threads | Change::Hash | Change::Strength | Change::Chess960 | Change::Params
+        ) {
+            // Create the engine with the old values, so that applying the new ones can fail
+            // (a Hash the machine cannot hold) without losing it.
+            self.driver();
+        }
         self.options = next;
         let options = self.options.clone();
         match change {
@@ -208,7 +221,11 @@ impl Uci {
             | Change::Chess960
             | Change::Params => {
                 if let Some(d) = self.driver.as_mut() {
-                    d.apply(&options);
+                    if let Err(e) = d.apply(&options) {
+                        // Keep the option as the engine actually has it.
+                        self.options.hash_mb = d.hash_mb();
+                        self.error(&e);
+                    }
                 }
             }
             Change::ClearHash => {

@@ -36,7 +36,7 @@ pub struct Decl {
 
 /// The lowest and highest `UCI_Elo` the strength limiter offers.
 pub const ELO_MIN: i64 = 1320;
-pub const ELO_MAX: i64 = 2850;
+pub const ELO_MAX: i64 = 2300;
 
 /// The games `UCI_Variant` offers, by their Fairy-Stockfish names; the first is the default.
 pub const VARIANTS: &[&str] = &["chess", "xiangqi"];
@@ -389,12 +389,15 @@ impl Values {
     }
 }
 
-/// Maps a target Elo to a strength level. The curve is linear between anchor points measured
-/// against Stockfish 15.1's `UCI_Elo` ladder (see the README's strength section); levels at or
-/// above 20 mean full strength.
+/// Maps a target Elo to a strength level, linearly between anchors measured against
+/// Stockfish 15.1's `UCI_Elo` ladder at 5+0.05 (40-game matches, so about +/-110 each): level
+/// 2.25 scored -168 against Stockfish at 1500 (about 1330), level 8.5 scored -127 against
+/// Stockfish at 2000 (about 1870), and full strength scored +52 against 2200 and +21 against
+/// 2400 over 100 games each (taken as 2300). Levels at or above 20 are full strength, so
+/// `ELO_MAX` is the full engine's own rating on that ladder.
 pub fn elo_to_level(elo: i64) -> f64 {
     // (Elo, level) anchors, increasing.
-    const ANCHORS: [(f64, f64); 3] = [(1320.0, 0.0), (2200.0, 11.0), (2850.0, 19.9)];
+    const ANCHORS: [(f64, f64); 3] = [(1320.0, 2.1), (1870.0, 8.5), (2300.0, 19.9)];
     let e = elo as f64;
     if e <= ANCHORS[0].0 {
         return ANCHORS[0].1;

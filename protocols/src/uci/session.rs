@@ -34,22 +34,30 @@ pub trait UciGame: 'static {
 /// The object-safe face of a game session.
 pub trait Driver {
     fn position(&mut self, args: &str, options: &Values) -> Result<(), String>;
-    /// Starts a search; returns notes about ignored parts of the command.
-    fn go(&mut self, args: &str, options: &Values, out: &Output) -> Vec<String>;
+    /// Starts a search; errors about ignored parts of the command are written first.
+    fn go(&mut self, args: &str, options: &Values, out: &Output);
     fn stop(&mut self);
     fn ponderhit(&mut self);
     fn wait(&mut self);
     fn is_searching(&mut self) -> bool;
     fn new_game(&mut self);
     fn clear_hash(&mut self);
-    /// Applies the options that shape the engine (threads, hash, strength, overhead).
-    fn apply(&mut self, options: &Values);
+    /// Applies the options that shape the engine (threads, hash, strength, overhead); an
+    /// error leaves the engine as it was in that respect.
+    fn apply(&mut self, options: &Values) -> Result<(), String>;
+    /// The table size the engine actually has, in MB.
+    fn hash_mb(&self) -> usize;
     /// The game's `UCI_Variant` name (for `d`).
     fn variant(&self) -> &'static str;
     /// The current position's text (for `d`).
     fn position_text(&self) -> String;
     /// The static evaluation of the current position, side to move's view (for `eval`).
     fn static_eval(&self) -> i32;
+    /// Answers OpenBench's `genfens` (see `genfens.rs`); the session's engine is untouched.
+    fn genfens(&mut self, args: &str, options: &Values, out: &Output) -> Result<(), String> {
+        let _ = (args, options, out);
+        Err("genfens is not supported for this game".into())
+    }
 }
 
 pub struct Game<G: UciGame> {
@@ -73,7 +81,8 @@ impl<G: UciGame> Game<G> {
                 },
             ),
         };
-        game.apply(options);
+        // A Hash the machine cannot hold was already refused by `setoption`.
+        let _ = game.apply(options);
         game
     }
 }
@@ -124,7 +133,7 @@ impl<G: UciGame> Driver for Game<G> {
         Ok(())
     }
 
-    fn go(&mut self, args: &str, options: &Values, out: &Output) -> Vec<String> {
+    fn go(&mut self, args: &str, options: &Values, out: &Output) {
         let mut notes = Vec::new();
         let tokens: Vec<&str> = args.split_whitespace().collect();
         let pos = self.engine.position().clone();
@@ -181,9 +190,11 @@ impl<G: UciGame> Driver for Game<G> {
             });
         }
         let reporter = Arc::new(UciReporter::new(out.clone(), options.show_wdl, G::wdl));
+        for n in notes {
+            out.line(&format!("info string error: {n}"));
+        }
         self.engine.set_move_overhead(options.move_overhead_ms);
         self.engine.go(limits, reporter);
-        notes
     }
 
     fn stop(&mut self) {
@@ -210,9 +221,9 @@ impl<G: UciGame> Driver for Game<G> {
         self.engine.clear_hash();
     }
 
-    fn apply(&mut self, options: &Values) {
+    fn apply(&mut self, options: &Values) -> Result<(), String> {
         self.engine.set_threads(options.threads);
-        self.engine.set_hash(options.hash_mb);
+        let hash = self.engine.set_hash(options.hash_mb);
         self.engine.set_move_overhead(options.move_overhead_ms);
         self.engine.set_params(options.params);
         self.engine
@@ -220,6 +231,11 @@ impl<G: UciGame> Driver for Game<G> {
         let mut pos = self.engine.position().clone();
         G::configure(&mut pos, options);
         self.engine.set_position(pos, &[]);
+        hash
+    }
+
+    fn hash_mb(&self) -> usize {
+        self.engine.options().hash_mb
     }
 
     fn variant(&self) -> &'static str {
@@ -232,5 +248,9 @@ impl<G: UciGame> Driver for Game<G> {
 
     fn static_eval(&self) -> i32 {
         G::Eval::default().evaluate(self.engine.position())
+    }
+
+    fn genfens(&mut self, args: &str, options: &Values, out: &Output) -> Result<(), String> {
+        super::genfens::run::<G>(args, options, out)
     }
 }

@@ -165,6 +165,11 @@ fn bad_input_gets_errors_and_changes_nothing() {
     s.send("d");
     let d = s.take();
     assert!(d[0].contains(" b KQkq "), "{d:?}");
+    // A table larger than any machine is refused, and the engine keeps working.
+    s.send("setoption name Hash value 65536");
+    s.send("isready");
+    let out = s.take();
+    assert_eq!(out.last().map(String::as_str), Some("readyok"), "{out:?}");
     // An unknown leading token is skipped when a command follows.
     s.send("joho isready");
     let out = s.take();
@@ -172,7 +177,7 @@ fn bad_input_gets_errors_and_changes_nothing() {
     // go with a bad number still searches and answers.
     s.send("go depth x nodes 2000");
     let lines = s.until_bestmove();
-    assert!(lines[0].starts_with("info string error: "));
+    assert!(lines[0].starts_with("info string error: "), "{lines:?}");
     assert!(!s.send("quit"), "quit ends the session");
 }
 

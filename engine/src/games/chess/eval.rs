@@ -21,8 +21,9 @@ use super::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks
 use super::bitboard::{file_bb, squares, Bitboard, DARK_SQUARES, FILE_A, FILE_H};
 use super::board::Board;
 use super::types::{Color, PieceKind, Square};
-use super::weights::{Weights, DANGER_DIV, S};
+use super::weights::{Weights, DANGER_CAP, DANGER_DIV, S};
 use crate::game::Evaluator;
+use crate::linear::{FormBuilder, LinearEval, LinearForm, Quadratic, WeightInfo};
 
 const PAWN_CACHE: usize = 1 << 14;
 
@@ -167,7 +168,13 @@ impl ChessEval {
         if self.pawns[slot].key == key {
             return self.pawns[slot];
         }
-        let e = pawn_structure(&self.w, b, key);
+        let mut sum = Plain::default();
+        let passed = pawn_structure(&self.w, b, &mut sum);
+        let e = PawnEntry {
+            key,
+            score: sum.0,
+            passed,
+        };
         self.pawns[slot] = e;
         e
     }
@@ -183,50 +190,168 @@ impl ChessEval {
     }
 }
 
-fn pawn_structure(w: &Weights, b: &Board, key: u64) -> PawnEntry {
+/// Pawn-structure terms into `acc`; returns each side's passed pawns.
+fn pawn_structure<A: Sink>(w: &Weights, b: &Board, acc: &mut A) -> [Bitboard; 2] {
     let m = &*MASKS;
-    let mut e = PawnEntry {
-        key,
-        score: S(0, 0),
-        passed: [0; 2],
-    };
+    let mut passed = [0; 2];
     for us in Color::BOTH {
         let them = !us;
         let own = b.pieces(us, PieceKind::Pawn);
         let theirs = b.pieces(them, PieceKind::Pawn);
         let their_att = pawn_attacks_bb(theirs, them);
-        let mut s = S(0, 0);
         for sq in squares(own) {
             let i = sq.index();
             let f = sq.file() as usize;
             let r = rel_rank(sq, us);
             if own & m.adjacent_files[f] == 0 {
-                s += w.isolated;
+                acc.add(us, &w.isolated, 1);
             }
             if own & m.forward[us.index()][i] != 0 {
-                s += w.doubled;
+                acc.add(us, &w.doubled, 1);
             } else if theirs & m.passed[us.index()][i] == 0 {
-                e.passed[us.index()] |= sq.bb();
-                s += w.passed[r];
+                passed[us.index()] |= sq.bb();
+                acc.add(us, &w.passed[r], 1);
             }
             let phalanx = own & m.adjacent_files[f] & (0xffu64 << (sq.rank() * 8));
             let support = pawn_attacks_bb(sq.bb(), them) & own;
             if phalanx | support != 0 {
-                s += w.connected[r] * (1 + (phalanx != 0 && support != 0) as i32);
+                acc.add(
+                    us,
+                    &w.connected[r],
+                    1 + (phalanx != 0 && support != 0) as i32,
+                );
             } else if own & m.adjacent_files[f] & !m.attack_span[us.index()][i] == 0
                 && push(sq.bb(), us) & their_att != 0
             {
                 // No pawn beside or behind can ever support it, and its advance is covered.
-                s += w.backward;
+                acc.add(us, &w.backward, 1);
             }
         }
-        if us == Color::White {
-            e.score += s;
-        } else {
-            e.score -= s;
+    }
+    passed
+}
+
+/// Where the evaluation's terms go: straight into a score ([`Plain`], for play), or also
+/// into the linear form's counts ([`Tracer`], for tuning). Monomorphised, so play pays nothing
+/// for the tracing.
+trait Sink {
+    /// Whether terms are traced (the pawn cache, which keeps only sums, is bypassed then).
+    const TRACE: bool;
+    /// Adds `count` times the weight pair `w`, a field of the table, for `color`.
+    fn add(&mut self, color: Color, w: &S, count: i32);
+    /// Adds a value that no tunable weight moves, for `color`.
+    fn fixed(&mut self, color: Color, s: S);
+    /// Notes `count` times the midgame half of `w` plus `extra` in the attack units of
+    /// `color` against the enemy king. Play sums the units itself; only the tracer records.
+    #[inline(always)]
+    fn unit(&mut self, _color: Color, _w: &S, _count: i32, _extra: i32) {}
+    /// Adds `color`'s king danger `value`, computed from the units noted (halved when
+    /// `halved`), or, with `None`, forgets them (too few attackers).
+    #[inline(always)]
+    fn danger(&mut self, color: Color, _halved: bool, value: Option<S>) {
+        if let Some(v) = value {
+            self.fixed(color, v);
         }
     }
-    e
+    /// The sum so far, from White's view.
+    fn total(&self) -> S;
+}
+
+/// The sink of play: a running sum from White's view.
+#[derive(Default)]
+struct Plain(S);
+
+impl Sink for Plain {
+    const TRACE: bool = false;
+    #[inline(always)]
+    fn add(&mut self, color: Color, w: &S, count: i32) {
+        self.fixed(color, *w * count);
+    }
+    #[inline(always)]
+    fn fixed(&mut self, color: Color, s: S) {
+        if color == Color::White {
+            self.0 += s;
+        } else {
+            self.0 -= s;
+        }
+    }
+    fn total(&self) -> S {
+        self.0
+    }
+}
+
+/// One side's king-danger term as the tracer saw it.
+struct DangerTrace {
+    /// 1 for White's attack, -1 for Black's.
+    sign: i32,
+    halved: bool,
+    /// (flat index, count) of the unit weights' midgame halves, and the plain units.
+    units: Vec<(usize, i32)>,
+    extra: i32,
+}
+
+/// The sink of tuning: the running sum, plus each weight's count (White's less Black's), the
+/// king-danger units and the fixed part.
+struct Tracer {
+    /// Address of the table, to turn a field reference into its flat index.
+    base: usize,
+    sum: S,
+    fixed: S,
+    counts: Vec<(usize, i32)>,
+    /// Units noted per attacking colour, not yet turned into danger.
+    pending: [(Vec<(usize, i32)>, i32); 2],
+    dangers: Vec<DangerTrace>,
+}
+
+impl Tracer {
+    fn new(w: &Weights) -> Tracer {
+        Tracer {
+            base: w as *const Weights as usize,
+            sum: S(0, 0),
+            fixed: S(0, 0),
+            counts: Vec::with_capacity(128),
+            pending: Default::default(),
+            dangers: Vec::new(),
+        }
+    }
+}
+
+impl Sink for Tracer {
+    const TRACE: bool = true;
+    fn add(&mut self, color: Color, w: &S, count: i32) {
+        let sign = if color == Color::White { 1 } else { -1 };
+        self.sum += *w * (sign * count);
+        self.counts
+            .push((Weights::flat_index(self.base, w), sign * count));
+    }
+    fn fixed(&mut self, color: Color, s: S) {
+        let s = if color == Color::White { s } else { -s };
+        self.sum += s;
+        self.fixed += s;
+    }
+    fn total(&self) -> S {
+        self.sum
+    }
+    fn unit(&mut self, color: Color, w: &S, count: i32, extra: i32) {
+        let p = &mut self.pending[color.index()];
+        if count != 0 {
+            p.0.push((Weights::flat_index(self.base, w), count));
+        }
+        p.1 += extra;
+    }
+    fn danger(&mut self, color: Color, halved: bool, value: Option<S>) {
+        let (units, extra) = std::mem::take(&mut self.pending[color.index()]);
+        if let Some(v) = value {
+            let sign = if color == Color::White { 1 } else { -1 };
+            self.sum += v * sign;
+            self.dangers.push(DangerTrace {
+                sign,
+                halved,
+                units,
+                extra,
+            });
+        }
+    }
 }
 
 /// Attack maps of one side.
@@ -249,16 +374,20 @@ impl Side {
     }
 }
 
-impl Evaluator<Board> for ChessEval {
-    fn evaluate(&mut self, b: &Board) -> i32 {
-        let pe = self.pawn_entry(b);
+impl ChessEval {
+    /// Every term but the tempo and mop-up into `acc`, from White's view.
+    fn terms<A: Sink>(&mut self, b: &Board, acc: &mut A) {
+        let passed = if A::TRACE {
+            pawn_structure(&self.w, b, acc)
+        } else {
+            let pe = self.pawn_entry(b);
+            acc.fixed(Color::White, pe.score);
+            pe.passed
+        };
         let w = &*self.w;
         let m = &*MASKS;
         let occ = b.occupied();
-        let phase = b.phase();
-        let mut total = pe.score;
         let mut sides = [Side::default(), Side::default()];
-        let mut piece_score = [S(0, 0); 2];
 
         let pawn_att = [
             pawn_attacks_bb(b.pieces(Color::White, PieceKind::Pawn), Color::White),
@@ -276,90 +405,98 @@ impl Evaluator<Board> for ChessEval {
             let area = !(own_pawns | b.pieces(us, PieceKind::King)) & !pawn_att[them.index()];
             let side = &mut sides[u];
             side.add(PieceKind::Pawn, pawn_att[u]);
-            let mut s = S(0, 0);
 
             // Material and placement.
             for kind in PieceKind::ALL {
                 let pcs = b.pieces(us, kind);
-                if kind != PieceKind::King {
-                    s += w.material[kind.index()] * pcs.count_ones() as i32;
+                if kind != PieceKind::King && pcs != 0 {
+                    acc.add(us, &w.material[kind.index()], pcs.count_ones() as i32);
                 }
                 for sq in squares(pcs) {
-                    s += w.pst[kind.index()][pst_index(sq, us)];
+                    acc.add(us, &w.pst[kind.index()][pst_index(sq, us)], 1);
                 }
             }
 
             for sq in squares(b.pieces(us, PieceKind::Knight)) {
                 let a = knight_attacks(sq);
                 side.add(PieceKind::Knight, a);
-                s += w.knight_mobility[(a & area).count_ones() as usize];
+                acc.add(us, &w.knight_mobility[(a & area).count_ones() as usize], 1);
                 let r = rel_rank(sq, us);
                 if (3..=5).contains(&r)
                     && pawn_att[u] & sq.bb() != 0
                     && their_pawns & m.attack_span[u][sq.index()] == 0
                 {
-                    s += w.knight_outpost;
+                    acc.add(us, &w.knight_outpost, 1);
                 }
                 if a & zone != 0 {
                     side.king_attackers += 1;
-                    side.king_units += w.king_attack[1].0 + 4 * (a & zone).count_ones() as i32;
+                    let reach = 4 * (a & zone).count_ones() as i32;
+                    side.king_units += w.king_attack[1].0 + reach;
+                    acc.unit(us, &w.king_attack[1], 1, reach);
                 }
             }
             for sq in squares(b.pieces(us, PieceKind::Bishop)) {
                 let a = bishop_attacks(sq, occ ^ own_queens);
                 side.add(PieceKind::Bishop, a);
-                s += w.bishop_mobility[(a & area).count_ones() as usize];
+                acc.add(us, &w.bishop_mobility[(a & area).count_ones() as usize], 1);
                 let same_colour = if sq.bb() & DARK_SQUARES != 0 {
                     DARK_SQUARES
                 } else {
                     !DARK_SQUARES
                 };
-                s += w.bishop_bad_pawns * (own_pawns & same_colour).count_ones() as i32;
+                let bad = (own_pawns & same_colour).count_ones() as i32;
+                if bad != 0 {
+                    acc.add(us, &w.bishop_bad_pawns, bad);
+                }
                 if a & zone != 0 {
                     side.king_attackers += 1;
-                    side.king_units += w.king_attack[2].0 + 4 * (a & zone).count_ones() as i32;
+                    let reach = 4 * (a & zone).count_ones() as i32;
+                    side.king_units += w.king_attack[2].0 + reach;
+                    acc.unit(us, &w.king_attack[2], 1, reach);
                 }
             }
             for sq in squares(b.pieces(us, PieceKind::Rook)) {
                 let a = rook_attacks(sq, occ ^ own_queens ^ b.pieces(us, PieceKind::Rook));
                 side.add(PieceKind::Rook, a);
-                s += w.rook_mobility[(a & area).count_ones() as usize];
+                acc.add(us, &w.rook_mobility[(a & area).count_ones() as usize], 1);
                 let file = file_bb(sq.file());
                 if own_pawns & file == 0 {
-                    s += if their_pawns & file == 0 {
-                        w.rook_open
+                    if their_pawns & file == 0 {
+                        acc.add(us, &w.rook_open, 1);
                     } else {
-                        w.rook_semi_open
-                    };
+                        acc.add(us, &w.rook_semi_open, 1);
+                    }
                 }
                 if rel_rank(sq, us) == 6 {
-                    s += w.rook_seventh;
+                    acc.add(us, &w.rook_seventh, 1);
                 }
                 if a & zone != 0 {
                     side.king_attackers += 1;
-                    side.king_units += w.king_attack[3].0 + 4 * (a & zone).count_ones() as i32;
+                    let reach = 4 * (a & zone).count_ones() as i32;
+                    side.king_units += w.king_attack[3].0 + reach;
+                    acc.unit(us, &w.king_attack[3], 1, reach);
                 }
             }
             for sq in squares(own_queens) {
                 let a = queen_attacks(sq, occ);
                 side.add(PieceKind::Queen, a);
-                s += w.queen_mobility[(a & area).count_ones() as usize];
+                acc.add(us, &w.queen_mobility[(a & area).count_ones() as usize], 1);
                 if a & zone != 0 {
                     side.king_attackers += 1;
-                    side.king_units += w.king_attack[4].0 + 4 * (a & zone).count_ones() as i32;
+                    let reach = 4 * (a & zone).count_ones() as i32;
+                    side.king_units += w.king_attack[4].0 + reach;
+                    acc.unit(us, &w.king_attack[4], 1, reach);
                 }
             }
             side.add(PieceKind::King, king_attacks(b.king_square(us)));
             if b.pieces(us, PieceKind::Bishop).count_ones() >= 2 {
-                s += w.bishop_pair;
+                acc.add(us, &w.bishop_pair, 1);
             }
-            piece_score[u] = s;
         }
 
         for us in Color::BOTH {
             let them = !us;
             let (u, t) = (us.index(), them.index());
-            let mut s = piece_score[u];
             let their_king = b.king_square(them);
             let their_pawns = b.pieces(them, PieceKind::Pawn);
 
@@ -377,26 +514,38 @@ impl Evaluator<Board> for ChessEval {
                 }
                 let k = kind.index();
                 let defended = sides[t].all;
-                s += w.threat_by_pawn[k] * (targets & pawn_att[u]).count_ones() as i32;
+                let by_pawn = (targets & pawn_att[u]).count_ones() as i32;
+                if by_pawn != 0 {
+                    acc.add(us, &w.threat_by_pawn[k], by_pawn);
+                }
                 let minors = sides[u].by_kind[1] | sides[u].by_kind[2];
                 let weak = if kind == PieceKind::Pawn {
                     targets & !defended
                 } else {
                     targets
                 };
-                s += w.threat_by_minor[k] * (weak & minors).count_ones() as i32;
+                let by_minor = (weak & minors).count_ones() as i32;
+                if by_minor != 0 {
+                    acc.add(us, &w.threat_by_minor[k], by_minor);
+                }
                 let rook_targets = if kind == PieceKind::Queen {
                     targets
                 } else {
                     targets & !defended
                 };
-                s += w.threat_by_rook[k] * (rook_targets & sides[u].by_kind[3]).count_ones() as i32;
+                let by_rook = (rook_targets & sides[u].by_kind[3]).count_ones() as i32;
+                if by_rook != 0 {
+                    acc.add(us, &w.threat_by_rook[k], by_rook);
+                }
                 if kind != PieceKind::Pawn {
-                    s += w.hanging * (targets & sides[u].all & !defended).count_ones() as i32;
+                    let hanging = (targets & sides[u].all & !defended).count_ones() as i32;
+                    if hanging != 0 {
+                        acc.add(us, &w.hanging, hanging);
+                    }
                 }
             }
 
-            // King danger for them.
+            // King danger for them: quadratic in the attack units.
             let ksq = their_king;
             let zone = m.king_zone[t][ksq.index()];
             let attackers = sides[u].king_attackers;
@@ -409,29 +558,27 @@ impl Evaluator<Board> for ChessEval {
                 let rook_lines = rook_attacks(ksq, occ);
                 let bishop_lines = bishop_attacks(ksq, occ);
                 let mut units = sides[u].king_units;
-                units += w.safe_check[1].0
-                    * (knight_attacks(ksq) & sides[u].by_kind[1] & safe)
-                        .count_ones()
-                        .min(2) as i32;
-                units += w.safe_check[2].0
-                    * (bishop_lines & sides[u].by_kind[2] & safe)
-                        .count_ones()
-                        .min(2) as i32;
-                units += w.safe_check[3].0
-                    * (rook_lines & sides[u].by_kind[3] & safe)
-                        .count_ones()
-                        .min(2) as i32;
-                units += w.safe_check[4].0
-                    * ((rook_lines | bishop_lines) & sides[u].by_kind[4] & safe)
-                        .count_ones()
-                        .min(2) as i32;
-                let weak = zone & sides[u].all & !sides[t].double & !pawn_att[t];
-                units += w.king_zone_weak.0 * weak.count_ones() as i32;
+                let checks = [
+                    knight_attacks(ksq) & sides[u].by_kind[1],
+                    bishop_lines & sides[u].by_kind[2],
+                    rook_lines & sides[u].by_kind[3],
+                    (rook_lines | bishop_lines) & sides[u].by_kind[4],
+                ];
+                for (i, from) in checks.iter().enumerate() {
+                    let n = (from & safe).count_ones().min(2) as i32;
+                    units += w.safe_check[i + 1].0 * n;
+                    acc.unit(us, &w.safe_check[i + 1], n, 0);
+                }
+                let weak = (zone & sides[u].all & !sides[t].double & !pawn_att[t]).count_ones();
+                units += w.king_zone_weak.0 * weak as i32;
+                acc.unit(us, &w.king_zone_weak, weak as i32, 0);
                 if !has_queen {
                     units /= 2;
                 }
-                let danger = (units.max(0) * units.max(0) / DANGER_DIV).min(1500);
-                s += S(danger, danger / 8);
+                let danger = (units.max(0) * units.max(0) / DANGER_DIV).min(DANGER_CAP);
+                acc.danger(us, !has_queen, Some(S(danger, danger / 8)));
+            } else {
+                acc.danger(us, false, None);
             }
 
             // Our king's pawn shelter (midgame).
@@ -453,36 +600,45 @@ impl Evaluator<Board> for ChessEval {
                         (rel_rank(nearest, us) as i32 - rel_rank(ksq_own, us) as i32).clamp(1, 7);
                     d as usize
                 };
-                s += w.shelter[idx];
+                acc.add(us, &w.shelter[idx], 1);
                 if own_pawns & file == 0 {
-                    s += w.king_open_file;
+                    acc.add(us, &w.king_open_file, 1);
                     if their_pawns & file == 0 {
-                        s += w.king_open_file;
+                        acc.add(us, &w.king_open_file, 1);
                     }
                 }
             }
 
             // Passed pawns, with pieces and kings on the board.
-            for sq in squares(pe.passed[u]) {
+            for sq in squares(passed[u]) {
                 let r = rel_rank(sq, us);
                 let stop = push(sq.bb(), us);
                 if stop & b.occupied() == 0 && stop & sides[t].all == 0 {
-                    s += w.passed_free[r];
+                    acc.add(us, &w.passed_free[r], 1);
                 }
                 if stop != 0 {
                     let st = stop.trailing_zeros() as usize;
-                    s += w.passed_own_king[r] * m.distance[ksq_own.index()][st];
-                    s += w.passed_their_king[r] * m.distance[ksq.index()][st];
+                    let own = m.distance[ksq_own.index()][st];
+                    if own != 0 {
+                        acc.add(us, &w.passed_own_king[r], own);
+                    }
+                    let their = m.distance[ksq.index()][st];
+                    if their != 0 {
+                        acc.add(us, &w.passed_their_king[r], their);
+                    }
                 }
             }
-
-            if us == Color::White {
-                total += s;
-            } else {
-                total -= s;
-            }
         }
+    }
+}
 
+impl Evaluator<Board> for ChessEval {
+    fn evaluate(&mut self, b: &Board) -> i32 {
+        let mut acc = Plain::default();
+        self.terms(b, &mut acc);
+        let total = acc.total();
+        let w = &*self.w;
+        let phase = b.phase();
         let stm = b.turn();
         let mut mg = total.0;
         let mut eg = total.1;
@@ -504,6 +660,70 @@ impl Evaluator<Board> for ChessEval {
         } else {
             -v
         }
+    }
+}
+
+impl LinearEval<Board> for ChessEval {
+    fn weight_list(&self) -> Vec<WeightInfo> {
+        let mut out = Vec::new();
+        (*self.w).clone().visit_mut(|name, index, s| {
+            out.push(WeightInfo {
+                name,
+                index,
+                mg: s.0,
+                eg: s.1,
+            })
+        });
+        out
+    }
+
+    fn with_weights(&self, values: &[(i32, i32)]) -> Result<ChessEval, String> {
+        let w = Weights::from_flat(&self.w, values)?;
+        Ok(ChessEval::new(Arc::new(w)))
+    }
+
+    /// The same sum as `evaluate`, with the blend folded into each weight's coefficients:
+    /// the drawish scaling (decided by the current weights' endgame sum) applies to every
+    /// term's endgame half but the tempo's; mop-up is the constant; king danger is a quadratic
+    /// term over the unit weights' midgame halves.
+    fn linear_form(&mut self, b: &Board) -> LinearForm {
+        let mut t = Tracer::new(&self.w);
+        self.terms(b, &mut t);
+        let total = t.total();
+        let phase = b.phase() as f32;
+        let scale = endgame_scale(b, total.1) as f32 / 64.0;
+        let shrink = (200 - b.halfmove_clock().min(100) as i32) as f32 / 200.0;
+        let mg_f = phase / 24.0 * shrink;
+        let eg_f = (24.0 - phase) / 24.0 * shrink;
+        let mut f = FormBuilder::new();
+        for &(index, n) in &t.counts {
+            f.term(index, n as f32 * mg_f, n as f32 * scale * eg_f);
+        }
+        let sign = if b.turn() == Color::White { 1.0 } else { -1.0 };
+        let tempo = Weights::flat_index(t.base, &self.w.tempo);
+        f.term(tempo, sign * mg_f, sign * eg_f);
+        f.constant(t.fixed.0 as f32 * mg_f + t.fixed.1 as f32 * scale * eg_f);
+        f.constant(mop_up(b) as f32 * eg_f);
+        for d in &t.dangers {
+            // S(danger, danger / 8), with the units halved without a queen.
+            let h = if d.halved { 0.5 } else { 1.0 };
+            f.quadratic(Quadratic {
+                units: d
+                    .units
+                    .iter()
+                    .map(|&(i, n)| (i as u32, n as f32 * h))
+                    .collect(),
+                constant: d.extra as f32 * h,
+                div: DANGER_DIV as f32,
+                cap: DANGER_CAP as f32,
+                factor: d.sign as f32 * (mg_f + scale * eg_f / 8.0),
+            });
+        }
+        f.build()
+    }
+
+    fn weights_source(&self, doc: &str) -> String {
+        self.w.tuned_source(doc)
     }
 }
 
@@ -614,23 +834,78 @@ mod tests {
         ChessEval::default().evaluate(&Board::from_text(fen).unwrap())
     }
 
+    fn eval_with(w: &Weights, fen: &str) -> i32 {
+        ChessEval::new(Arc::new(w.clone())).evaluate(&Board::from_text(fen).unwrap())
+    }
+
+    /// The same position with colours swapped (board mirrored top to bottom).
+    fn colour_flip(fen: &str) -> String {
+        let f: Vec<&str> = fen.split(' ').collect();
+        let ranks: Vec<String> = f[0]
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if f[1] == "w" { "b" } else { "w" };
+        let castling: String = if f[2] == "-" {
+            "-".into()
+        } else {
+            let mut c: Vec<char> = f[2]
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect();
+            c.sort_by_key(|c| (c.is_ascii_lowercase(), *c != 'K' && *c != 'k'));
+            c.into_iter().collect()
+        };
+        format!("{} {side} {castling} - {} {}", ranks.join("/"), f[4], f[5])
+    }
+
+    const POSITIONS: [&str; 8] = [
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2Q1RK1 b - - 3 10",
+        "6k1/5ppp/8/3P4/8/8/5PPP/3R2K1 w - - 0 30",
+        "8/5k2/8/3P4/8/8/2K5/8 w - - 0 50",
+        "r4rk1/1b2qppp/p3pn2/1p6/3N4/1BP1Q3/PP3PPP/R4RK1 w - - 0 17",
+        "2kr3r/ppp2q2/2n1b3/3pPp1p/3P1Q2/2P1B3/P1B3PP/R4RK1 b - - 1 20",
+        "8/8/4k3/8/1B6/4K3/4N3/8 w - - 0 60",
+        "4r1k1/pp3ppp/8/3n4/8/1B6/PP3PPP/4R1K1 b - - 0 25",
+    ];
+
     #[test]
-    fn start_position_is_about_even_and_symmetric() {
-        let v = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert!(v.abs() < 40, "{v}");
-        // Colour-flipped positions evaluate the same for the side to move.
-        let pairs = [
-            (
-                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-                "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
-            ),
-            (
-                "8/5k2/8/3P4/8/8/2K5/8 w - - 0 1",
-                "8/2k5/8/8/3p4/8/5K2/8 b - - 0 1",
-            ),
-        ];
-        for (a, b) in pairs {
-            assert_eq!(eval(a), eval(b), "{a} vs {b}");
+    fn start_position_is_worth_the_tempo_and_colours_are_symmetric() {
+        // Every term cancels in the start position except the mover's tempo (midgame phase).
+        let e = ChessEval::default();
+        let tempo = e.weights().tempo.0;
+        assert_eq!(
+            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            tempo
+        );
+        // Colour-flipped positions evaluate the same for the side to move, with both tables.
+        for w in [Weights::default(), Weights::geometric()] {
+            for fen in POSITIONS {
+                let flipped = colour_flip(fen);
+                assert_eq!(
+                    eval_with(&w, fen),
+                    eval_with(&w, &flipped),
+                    "{fen} vs {flipped}"
+                );
+            }
         }
     }
 
@@ -639,12 +914,13 @@ mod tests {
         // A queen up is winning; the side to move's view flips the sign.
         assert!(eval("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 600);
         assert!(eval("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -600);
-        // An advanced passed pawn is worth more than a blocked one on the same rank.
-        let passed = eval("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
-        let blocked = eval("4k3/3p4/3P4/8/8/8/8/4K3 w - - 0 1");
-        assert!(passed > blocked + 50, "{passed} vs {blocked}");
         // A knight up without pawns is nearly a draw.
         assert!(eval("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").abs() < 60);
+        // With the hand-made table, an advanced passed pawn is worth more than one further back.
+        let g = Weights::geometric();
+        let far = eval_with(&g, "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
+        let near = eval_with(&g, "4k3/8/8/8/8/3P4/8/4K3 w - - 0 1");
+        assert!(far > near + 30, "{far} vs {near}");
     }
 
     #[test]
@@ -652,5 +928,151 @@ mod tests {
         let centre = eval("8/8/8/4k3/8/8/8/1R2K3 w - - 0 1");
         let corner = eval("k7/8/8/8/8/8/8/1R2K3 w - - 0 1");
         assert!(corner > centre, "{corner} vs {centre}");
+    }
+
+    /// Positions from random games (some captures, promotions, bare kings), seeded.
+    fn random_positions(count: usize, seed: u64) -> Vec<Board> {
+        use crate::game::{GenKind, MoveList, Position};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut b = Board::start();
+            for _ in 0..rng.gen_range(0..160) {
+                let mut moves = MoveList::new();
+                b.generate(GenKind::All, &mut moves);
+                let legal: Vec<_> = moves.iter().copied().filter(|&m| b.is_legal(m)).collect();
+                if legal.is_empty() {
+                    break;
+                }
+                // Prefer captures, so material comes off and endgames appear.
+                let noisy: Vec<_> = legal.iter().copied().filter(|&m| b.is_noisy(m)).collect();
+                let m = if !noisy.is_empty() && rng.gen_bool(0.7) {
+                    noisy[rng.gen_range(0..noisy.len())]
+                } else {
+                    legal[rng.gen_range(0..legal.len())]
+                };
+                b.make(m);
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    #[test]
+    fn flat_indices_follow_the_visit_order() {
+        let w = Weights::default();
+        let base = &w as *const Weights as usize;
+        let mut expected = 0;
+        let mut copy = w.clone();
+        let mut names = Vec::new();
+        copy.visit_mut(|name, i, _| names.push((name, i)));
+        assert_eq!(
+            std::mem::size_of::<Weights>(),
+            names.len() * std::mem::size_of::<S>()
+        );
+        for (name, i) in names {
+            let field: &S = match name {
+                "material" => &w.material[i],
+                "pst" => &w.pst[i / 64][i % 64],
+                "knight_mobility" => &w.knight_mobility[i],
+                "tempo" => &w.tempo,
+                "isolated" => &w.isolated,
+                "shelter" => &w.shelter[i],
+                "threat_by_rook" => &w.threat_by_rook[i],
+                "king_open_file" => &w.king_open_file,
+                _ => {
+                    expected += 1;
+                    continue;
+                }
+            };
+            assert_eq!(Weights::flat_index(base, field), expected, "{name}[{i}]");
+            expected += 1;
+        }
+    }
+
+    #[test]
+    fn the_linear_form_reproduces_the_evaluation() {
+        let mut boards = random_positions(600, 7);
+        boards.extend(POSITIONS.iter().map(|f| Board::from_text(f).unwrap()));
+        for w in [Weights::default(), Weights::geometric(), Weights::fitted()] {
+            let mut e = ChessEval::new(Arc::new(w.clone()));
+            let flat: Vec<(f32, f32)> = e
+                .weight_list()
+                .iter()
+                .map(|x| (x.mg as f32, x.eg as f32))
+                .collect();
+            let mut worst = 0f32;
+            let mut dangerous = 0;
+            for b in &boards {
+                let form = e.linear_form(b);
+                dangerous += !form.quadratic.is_empty() as usize;
+                let linear = form.value(&flat);
+                let exact = e.white_view(b) as f32;
+                // Integer divisions (scaling, blend, 50-move shrink, king danger) round towards
+                // zero.
+                assert!(
+                    (linear - exact).abs() < 3.0,
+                    "{}: linear {linear} exact {exact}",
+                    b.to_text()
+                );
+                worst = worst.max((linear - exact).abs());
+            }
+            assert!(
+                worst > 0.0,
+                "rounding never showed: is the form compared at all?"
+            );
+            assert!(dangerous > 50, "king danger in only {dangerous} positions");
+        }
+    }
+
+    #[test]
+    fn the_linear_form_follows_changed_weights() {
+        // Change every weight pair and compare the form (built once) with the evaluation under
+        // the new table: the form must be linear in the weights, not tied to their values.
+        let boards = random_positions(200, 11);
+        let mut base = ChessEval::default();
+        let infos = base.weight_list();
+        let changed: Vec<(i32, i32)> = infos
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x.mg + (i as i32 % 7) - 3, x.eg + (i as i32 % 5) - 2))
+            .collect();
+        let mut other = base.with_weights(&changed).unwrap();
+        let flat: Vec<(f32, f32)> = changed.iter().map(|&(a, b)| (a as f32, b as f32)).collect();
+        let mut same_scale = 0;
+        let mut dangerous = 0;
+        for b in &boards {
+            let form = base.linear_form(b);
+            // The drawish scaling and king danger are fixed at the first table's values, so
+            // compare where neither moved.
+            let mut t = Tracer::new(other.weights());
+            other.terms(b, &mut t);
+            let mut t0 = Tracer::new(base.weights());
+            base.terms(b, &mut t0);
+            if endgame_scale(b, t.total().1) != endgame_scale(b, t0.total().1)
+                || t.fixed != t0.fixed
+            {
+                continue;
+            }
+            same_scale += 1;
+            dangerous += !form.quadratic.is_empty() as usize;
+            let exact = other.white_view(b) as f32;
+            assert!((form.value(&flat) - exact).abs() < 3.0, "{}", b.to_text());
+        }
+        assert!(same_scale > 100);
+        assert!(dangerous > 20, "{dangerous}");
+    }
+
+    #[test]
+    fn weights_round_trip_through_the_flat_list() {
+        let e = ChessEval::new(Arc::new(Weights::fitted()));
+        let flat: Vec<(i32, i32)> = e.weight_list().iter().map(|x| (x.mg, x.eg)).collect();
+        let again = e.with_weights(&flat).unwrap();
+        assert_eq!(*again.weights(), Weights::fitted());
+        assert!(e.with_weights(&flat[1..]).is_err());
+        let src = Weights::fitted().tuned_source("test");
+        assert!(src.contains("pub fn tuned() -> Weights"));
+        assert!(src.contains("bishop_pair: S(31, 61),"));
     }
 }

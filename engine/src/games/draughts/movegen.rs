@@ -259,8 +259,15 @@ fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
 
 impl Board {
     /// Whether the side to move has a capture (and so must capture).
+    #[inline]
     pub fn has_capture(&self) -> bool {
-        let us = self.st.side.index();
+        self.has_capture_for(self.st.side)
+    }
+
+    /// Whether `side` would have a capture if it were to move: for the side not to move, a
+    /// threat (some piece of the mover's can be taken next turn unless it acts).
+    pub fn has_capture_for(&self, side: Side) -> bool {
+        let us = side.index();
         let own = self.st.pieces[us];
         let enemy = self.st.pieces[1 - us];
         let occ = own | enemy;

@@ -103,6 +103,18 @@ impl Position for Board {
         m.captured != 0
     }
 
+    /// A capture exists, so one must be played.
+    #[inline]
+    fn noisy_forced(&self) -> bool {
+        self.has_capture()
+    }
+
+    /// No capture for the mover, but the opponent has one waiting.
+    #[inline]
+    fn quiet_threat(&self) -> bool {
+        !self.has_capture() && self.has_capture_for(self.st.side.flip())
+    }
+
     #[inline]
     fn make(&mut self, m: Move) -> Undo {
         self.do_move(m)

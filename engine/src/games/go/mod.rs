@@ -1,1 +1,32 @@
-//! go: not yet implemented.
+//! Go: the board and its rules, the knowledge the Monte-Carlo search uses, the game record
+//! (undo, handicap, SGF) and the engine that plays it.
+//!
+//! Rules (Chinese, as `RULES.md` states them): boards 2x2 to 25x25, suicide illegal, positional
+//! superko over the whole game (the side to move is not part of a position), area scoring with
+//! komi 7.5 by default. Scheme of each part in its own module:
+//! - [`board`]: stones, groups and pseudo-liberties, captures, superko, area scoring, vertices;
+//! - `patterns`: 3x3 shape table; `tactics`: ladder reading; `playout`: playout policy, tree
+//!   priors, `MctsState`;
+//! - [`record`]: the game record (undo, handicap, SGF via [`sgf`]);
+//! - [`knobs`]: run-time weights of the policy and priors, for tuning; [`positions`]: fixed
+//!   positions for benchmarks;
+//! - [`engine`]: the player: search, clocks, pass and resign, dead stones, final score.
+
+pub mod board;
+pub mod engine;
+pub mod knobs;
+mod patterns;
+mod playout;
+pub mod positions;
+pub mod record;
+pub mod sgf;
+mod tactics;
+
+pub use board::{Board, Illegal, Move, DEFAULT_KOMI, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
+pub use engine::{
+    AnalysisRequest, Decision, GoEngine, PlayerClock, SearchSummary, Settings, Status, TimeControl,
+};
+pub use record::{HandicapError, Record};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,438 @@
+//! The draughts evaluation: material, tempo and development, centre, left-right balance,
+//! outposts, runaway men and breakthroughs, locked formations, king activity, and trading down
+//! when ahead; plus a scaling of drawish endgames.
+//!
+//! Scheme: every term is counted from each player's own side and scored White minus Black.
+//! Black's pieces are first turned half a board round ([`rotate`]: square `s` becomes `51 - s`,
+//! which in the ghost-bit layout is a bit reversal), so one routine, written for men moving
+//! towards squares 1-5, scores both players. The terms feed an accumulator: the evaluator's
+//! multiplies each count by its (middlegame, endgame) weight from `weights`, the tuner's
+//! ([`trace`]) records the counts themselves, so the two can never disagree. The blend is by
+//! men on the board (40 = middlegame, 0 = endgame).
+//!
+//! After the linear sum, endgames that the rules or technique make drawish are scaled towards
+//! zero: when the side behind has a king, a lead counts for a quarter less, and when the side
+//! ahead has at most three pieces against a king nothing can be forced (the 16- and 5-move
+//! rules end such games). The score is from the side to move's view, in units where a man is 100.
+
+use super::board::Board;
+use super::squares::{shift, Bits, VALID};
+use super::weights::{self, Weights, COUNT};
+use crate::game::{Evaluator, Side};
+
+/// Turns a bitboard half a board round: square `s` goes to `51 - s` (bit `b` to `53 - b`).
+#[inline(always)]
+pub fn rotate(b: u64) -> u64 {
+    b.reverse_bits() >> 10
+}
+
+/// Row (0 = squares 1-5) and column (0-9, left to right as White sees the board) of a bit.
+const fn row_col(bit: u32) -> (i32, i32) {
+    let i = (bit - bit / 11) as i32;
+    let row = i / 5;
+    let col = 2 * (i % 5) + if row % 2 == 0 { 1 } else { 0 };
+    (row, col)
+}
+
+const fn mask_of(squares: &[u32]) -> u64 {
+    let mut m = 0u64;
+    let mut k = 0;
+    while k < squares.len() {
+        let i = squares[k] - 1;
+        m |= 1u64 << (i + i / 10);
+        k += 1;
+    }
+    m
+}
+
+/// Squares with a column in `lo..=hi`.
+const fn columns(lo: i32, hi: i32) -> u64 {
+    let mut m = 0u64;
+    let mut b = 0;
+    while b < 54 {
+        if VALID & (1u64 << b) != 0 {
+            let (_, c) = row_col(b);
+            if c >= lo && c <= hi {
+                m |= 1u64 << b;
+            }
+        }
+        b += 1;
+    }
+    m
+}
+
+/// Rows advanced by a man of the player moving up (towards row 0) standing on each bit.
+static ADVANCE: [u8; 54] = {
+    let mut t = [0u8; 54];
+    let mut b = 0;
+    while b < 54 {
+        if VALID & (1u64 << b) != 0 {
+            t[b as usize] = (9 - row_col(b).0) as u8;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// For a man moving up on each bit: the squares ahead of it that an enemy piece would have to
+/// occupy to stop or catch it (the widening triangle up to row 0), plus the two squares right
+/// behind it (from where an enemy man could capture it backwards).
+static CONE: [u64; 54] = {
+    let mut t = [0u64; 54];
+    let mut b = 0;
+    while b < 54 {
+        if VALID & (1u64 << b) != 0 {
+            let (r, c) = row_col(b);
+            let mut m = 0u64;
+            let mut o = 0;
+            while o < 54 {
+                if VALID & (1u64 << o) != 0 {
+                    let (r2, c2) = row_col(o);
+                    let dc = if c2 > c { c2 - c } else { c - c2 };
+                    if (r2 < r && dc <= r - r2) || (r2 == r + 1 && dc == 1) {
+                        m |= 1u64 << o;
+                    }
+                }
+                o += 1;
+            }
+            t[b as usize] = m;
+        }
+        b += 1;
+    }
+    t
+};
+
+const LEFT_HALF: u64 = columns(0, 4);
+const RIGHT_HALF: u64 = columns(5, 9);
+const EDGE_FILES: u64 = columns(0, 0) | columns(9, 9);
+const CENTRE: u64 = mask_of(&[22, 23, 24, 27, 28, 29]);
+const OUTPOSTS: u64 = mask_of(&[22, 23, 24]);
+const BACK_ROW: u64 = mask_of(&[46, 47, 48, 49, 50]);
+const MAIN_DIAGONAL: u64 = mask_of(&[5, 10, 14, 19, 23, 28, 32, 37, 41, 46]);
+/// Squares that have a neighbour up-left (shift -6) and up-right (shift -5).
+const HAS_UP_LEFT: u64 = shift(VALID, 6);
+const HAS_UP_RIGHT: u64 = shift(VALID, 5);
+
+/// Where term counts go: multiplied by weights, or recorded for tuning.
+trait Acc {
+    fn add(&mut self, feature: usize, count: i32);
+}
+
+/// Sums `count * weight` for both phases.
+struct Sum<'a> {
+    w: &'a Weights,
+    mg: i32,
+    eg: i32,
+}
+
+impl Acc for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, f: usize, n: i32) {
+        self.mg += self.w.mg[f] * n;
+        self.eg += self.w.eg[f] * n;
+    }
+}
+
+/// The coefficients of each weight in a position's evaluation (White minus Black), and the
+/// phase, for a tuner: `evaluate = scale((Σ mg[i]·c[i]·phase + Σ eg[i]·c[i]·(40-phase)) / 40)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    pub counts: [i32; COUNT],
+    /// Men on the board, 0..=40 (40 = pure middlegame weights).
+    pub phase: i32,
+}
+
+impl Acc for Trace {
+    #[inline(always)]
+    fn add(&mut self, f: usize, n: i32) {
+        self.counts[f] += n;
+    }
+}
+
+/// Scales `count` by `sign` before handing it on: Black's terms are subtracted.
+struct Signed<'a, A: Acc> {
+    acc: &'a mut A,
+    sign: i32,
+}
+
+impl<A: Acc> Signed<'_, A> {
+    #[inline(always)]
+    fn add(&mut self, f: usize, n: i32) {
+        if n != 0 {
+            self.acc.add(f, self.sign * n);
+        }
+    }
+}
+
+#[inline(always)]
+fn count(b: u64) -> i32 {
+    b.count_ones() as i32
+}
+
+/// One player's terms, for pieces oriented so that its men move towards row 0.
+#[inline(always)]
+fn side_terms<A: Acc>(acc: &mut Signed<'_, A>, men: u64, kings: u64, their: u64, their_kings: u64) {
+    let own = men | kings;
+    let empty = VALID & !(own | their);
+
+    acc.add(weights::MAN, count(men));
+    acc.add(weights::KING, count(kings));
+
+    let mut runaways = 0;
+    let mut distance = 0;
+    for b in Bits(men) {
+        let adv = ADVANCE[b as usize] as usize;
+        acc.add(weights::MAN_ROW + adv, 1);
+        if adv >= 3 && their_kings == 0 && CONE[b as usize] & their == 0 {
+            runaways += 1;
+            distance += 9 - adv as i32;
+        }
+    }
+    acc.add(weights::RUNAWAY, runaways);
+    acc.add(weights::RUNAWAY_DISTANCE, distance);
+
+    acc.add(weights::CENTRE, count(men & CENTRE));
+    acc.add(weights::EDGE, count(men & EDGE_FILES));
+    acc.add(
+        weights::IMBALANCE,
+        (count(men & LEFT_HALF) - count(men & RIGHT_HALF)).abs(),
+    );
+
+    let outposts = men & OUTPOSTS;
+    acc.add(weights::OUTPOST, count(outposts));
+    acc.add(
+        weights::OUTPOST_SUPPORT,
+        count(shift(outposts, 5) & own) + count(shift(outposts, 6) & own),
+    );
+    // An own piece right behind (down-left +5, down-right +6) covers a man from behind.
+    acc.add(
+        weights::SUPPORTED,
+        count(men & (shift(own, -5) | shift(own, -6) | BACK_ROW)),
+    );
+
+    let steps_left = shift(men, -6) & empty;
+    let steps_right = shift(men, -5) & empty;
+    acc.add(weights::MOBILITY, count(steps_left) + count(steps_right));
+    // Men three or fewer rows from crowning (rows 1-3) with a free square ahead.
+    let near = men & (0b11111u64 << 5 | 0b11111u64 << 11 | 0b11111u64 << 16) & VALID;
+    acc.add(
+        weights::BREAKTHROUGH,
+        count(near & (shift(empty, 6) | shift(empty, 5))),
+    );
+    // Both forward squares an enemy or the edge, and at least one an enemy.
+    let enemy_ul = shift(their, 6);
+    let enemy_ur = shift(their, 5);
+    let locked =
+        men & (!HAS_UP_LEFT | enemy_ul) & (!HAS_UP_RIGHT | enemy_ur) & (enemy_ul | enemy_ur);
+    acc.add(weights::LOCKED, count(locked));
+
+    if kings != 0 {
+        acc.add(weights::KING_DIAGONAL, count(kings & MAIN_DIAGONAL));
+        let mut around = 0;
+        for d in [-6, -5, 5, 6] {
+            around += count(shift(kings, d) & empty);
+        }
+        acc.add(weights::KING_MOBILITY, around);
+    }
+}
+
+/// Feeds every term of the position to `acc` (White minus Black); returns the phase.
+#[inline(always)]
+fn terms<A: Acc>(acc: &mut A, board: &Board) -> i32 {
+    let (w, b) = (board.pieces(Side::First), board.pieces(Side::Second));
+    let (wk, bk) = (board.kings(Side::First), board.kings(Side::Second));
+    let (wm, bm) = (w & !wk, b & !bk);
+    side_terms(&mut Signed { acc, sign: 1 }, wm, wk, b, bk);
+    side_terms(
+        &mut Signed { acc, sign: -1 },
+        rotate(bm),
+        rotate(bk),
+        rotate(w),
+        rotate(wk),
+    );
+    let pieces = count(w | b);
+    acc.add(weights::TRADE, (count(w) - count(b)) * (40 - pieces).max(0));
+    count(wm | bm).min(40)
+}
+
+/// Blends the phases and scales drawish endgames; White's view.
+#[inline(always)]
+fn finish(board: &Board, mg: i32, eg: i32, phase: i32) -> i32 {
+    let v = (mg * phase + eg * (40 - phase)) / 40;
+    scale(board, v)
+}
+
+/// Drawish endgames (see the module doc), White's view in and out.
+#[inline(always)]
+fn scale(board: &Board, v: i32) -> i32 {
+    let (ahead, behind) = if v > 0 {
+        (Side::First, Side::Second)
+    } else {
+        (Side::Second, Side::First)
+    };
+    if board.kings(behind) == 0 {
+        return v;
+    }
+    if board.pieces(ahead).count_ones() <= 3 {
+        v / 8
+    } else {
+        v * 3 / 4
+    }
+}
+
+/// The evaluation of `board` under `w`, from the side to move's view.
+pub fn evaluate_with(w: &Weights, board: &Board) -> i32 {
+    let mut sum = Sum { w, mg: 0, eg: 0 };
+    let phase = terms(&mut sum, board);
+    let v = finish(board, sum.mg, sum.eg, phase);
+    if board.side() == Side::First {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The coefficients of every weight in `board`'s evaluation, for tuning (see [`Trace`]).
+pub fn trace(board: &Board) -> Trace {
+    let mut t = Trace {
+        counts: [0; COUNT],
+        phase: 0,
+    };
+    t.phase = terms(&mut t, board);
+    t
+}
+
+/// The draughts [`Evaluator`]: a weight table (the tuned default, or any other).
+#[derive(Clone, Debug)]
+pub struct Eval {
+    weights: Weights,
+}
+
+impl Eval {
+    pub fn new(weights: Weights) -> Eval {
+        Eval { weights }
+    }
+
+    /// Material only: the baseline the full evaluation is measured against.
+    pub fn material_only() -> Eval {
+        Eval::new(Weights::MATERIAL_ONLY)
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+}
+
+impl Default for Eval {
+    fn default() -> Self {
+        Eval::new(Weights::DEFAULT)
+    }
+}
+
+impl Evaluator<Board> for Eval {
+    #[inline]
+    fn evaluate(&mut self, pos: &Board) -> i32 {
+        evaluate_with(&self.weights, pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Notation;
+
+    fn eval(fen: &str) -> i32 {
+        evaluate_with(&Weights::DEFAULT, &Board::from_text(fen).unwrap())
+    }
+
+    /// The same position with colours swapped and the board turned round.
+    fn mirrored(fen: &str) -> String {
+        let b = Board::from_text(fen).unwrap();
+        let (w, bl) = (b.pieces(Side::First), b.pieces(Side::Second));
+        let k = b.kings(Side::First) | b.kings(Side::Second);
+        let list = |set: u64| {
+            crate::games::draughts::squares::squares(rotate(set))
+                .map(|s| {
+                    let king =
+                        rotate(k) & crate::games::draughts::squares::mask_of_square(s as u32) != 0;
+                    format!("{}{s}", if king { "K" } else { "" })
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let side = if b.side() == Side::First { "B" } else { "W" };
+        format!("{side}:W{}:B{}", list(bl), list(w))
+    }
+
+    #[test]
+    fn rotation_maps_square_s_to_51_minus_s() {
+        use crate::games::draughts::squares::{mask_of_square, squares};
+        for s in 1..=50u32 {
+            let r: Vec<u8> = squares(rotate(mask_of_square(s))).collect();
+            assert_eq!(r, vec![(51 - s) as u8]);
+        }
+        assert_eq!(rotate(VALID), VALID);
+    }
+
+    #[test]
+    fn start_is_balanced_and_colour_symmetric() {
+        assert_eq!(eval(crate::games::draughts::START_FEN), 0);
+        for fen in [
+            "W:W28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20",
+            "B:W17,K46,33,34:B5,K10,12,19",
+            "W:W6,27,28,32,33,38,K44:B12,13,K21,22,23,24,25",
+            "B:W11,31,32,36:B15,20,25,K40",
+        ] {
+            let m = mirrored(fen);
+            assert_eq!(eval(fen), eval(&m), "{fen} vs {m}");
+        }
+    }
+
+    #[test]
+    fn material_and_kings_count() {
+        // A man up is good for the side that has it, from either side's view.
+        let up = eval("W:W31-50:B1-19");
+        assert!(up > 60, "{up}");
+        assert!(eval("B:W31-50:B1-19") < -60);
+        // A king is worth more than a man.
+        let king = eval("W:W31-49,K22:B1-19,26");
+        let man = eval("W:W31-49,22:B1-19,26");
+        assert!(king > man + 100, "{king} {man}");
+    }
+
+    #[test]
+    fn a_runaway_man_counts_and_drawish_endings_shrink() {
+        // White's man on 16 has a free road to the crown; Black's men are far away.
+        let free = eval("W:W16,40,45:B4,5,35");
+        let blocked = eval("W:W16,40,45:B4,5,11");
+        assert!(free > blocked + 50, "{free} {blocked}");
+        // Two kings against one: a rules draw, whatever the material says.
+        let v = eval("W:WK10,K20:BK45");
+        assert!(v.abs() < 60, "{v}");
+        // Four kings against one: a win.
+        assert!(eval("W:WK10,K20,K30,K40:BK45") > 300);
+    }
+
+    #[test]
+    fn trace_reproduces_the_evaluation() {
+        for fen in [
+            crate::games::draughts::START_FEN,
+            "W:W28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20",
+            "B:W17,K46,33,34:B5,K10,12,19",
+            "W:W6,27,28,32,33,38,K44:B12,13,K21,22,23,24,25",
+        ] {
+            let b = Board::from_text(fen).unwrap();
+            let t = trace(&b);
+            let w = Weights::DEFAULT;
+            let mg: i32 = (0..COUNT).map(|i| w.mg[i] * t.counts[i]).sum();
+            let eg: i32 = (0..COUNT).map(|i| w.eg[i] * t.counts[i]).sum();
+            let white = finish(&b, mg, eg, t.phase);
+            let stm = if b.side() == Side::First {
+                white
+            } else {
+                -white
+            };
+            assert_eq!(stm, evaluate_with(&w, &b), "{fen}");
+        }
+    }
+}

@@ -1,0 +1,1165 @@
+//! The Go player: a game record, the Monte-Carlo search over it, clocks, and the decisions a
+//! protocol asks for (a move, pass or resign; dead stones; the final score).
+//!
+//! Scheme: [`GoEngine`] owns the [`Record`] and an [`Mcts`] whose tree follows the game: every
+//! move played, ours or the opponent's, advances the tree to the subtree of that move, so the
+//! search for the next move (and pondering in between) starts from what was learned. The
+//! search's per-point ownership, averaged over its playouts, judges dead stones: a group is
+//! dead when the opponent owns its points in most playouts. The engine passes only when
+//! passing does not lose by that judgement, and resigns when the best winrate stays under a
+//! threshold. Clocks are kept per colour in the shape the controller set (absolute, Canadian,
+//! Japanese byo-yomi, Fischer) and turned into a [`Clock`] for `time::allocate`.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::board::{Board, Illegal, Move, BLACK, EMPTY, WHITE};
+use super::record::{HandicapError, Record};
+use crate::game::{MctsState, Side};
+use crate::mcts::{self, Limits, Mcts, Snapshot};
+use crate::time::{self, ByoYomi, Clock};
+
+/// The engine's settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub threads: usize,
+    /// A cap on playouts per move (none by default).
+    pub max_playouts: Option<u64>,
+    /// Time per move when the controller set no clock.
+    pub movetime_ms: u64,
+    /// Resign when the best winrate is below this (0 never resigns).
+    pub resign_threshold: f32,
+    /// Search on the opponent's time.
+    pub ponder: bool,
+    /// Lag the controller and network add to every move.
+    pub overhead_ms: u64,
+    /// Search tree size in nodes.
+    pub max_nodes: usize,
+    pub seed: u64,
+    /// Visits before a leaf is expanded; by board size when unset (2 up to 9x9, where
+    /// tactics are close and the tree small; 8 above, where a node has hundreds of children).
+    pub expand_visits: Option<u32>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            threads: 1,
+            max_playouts: None,
+            movetime_ms: 2000,
+            resign_threshold: 0.1,
+            ponder: false,
+            overhead_ms: 50,
+            max_nodes: 1 << 21,
+            seed: 0x7e7a_5c4a,
+            expand_visits: None,
+        }
+    }
+}
+
+/// A time control as the controller set it (times in milliseconds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TimeControl {
+    /// No clock: the engine uses its own time per move.
+    #[default]
+    None,
+    /// Sudden death.
+    Absolute { main: i64 },
+    /// Main time, then `stones` moves per `period`.
+    Canadian { main: i64, period: i64, stones: u32 },
+    /// Main time, then `periods` periods of `period`, each free if not overrun.
+    Japanese {
+        main: i64,
+        period: i64,
+        periods: u32,
+    },
+    /// Main time plus `increment` after each move.
+    Fischer { main: i64, increment: i64 },
+}
+
+/// One player's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PlayerClock {
+    /// Main time left.
+    pub main: i64,
+    /// In overtime: time left in the current period.
+    pub period: i64,
+    /// In overtime: Canadian stones left in the period, or Japanese periods left.
+    pub count: u32,
+    pub overtime: bool,
+}
+
+/// What the engine does on its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Play(Move),
+    Pass,
+    Resign,
+}
+
+/// How a group stands at the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Alive,
+    Dead,
+    Seki,
+}
+
+/// Analysis request.
+#[derive(Clone, Debug, Default)]
+pub struct AnalysisRequest {
+    /// Interval of reports.
+    pub interval: Duration,
+    /// Root moves to search only (empty: all).
+    pub allow: Vec<Move>,
+    /// Root moves not to search.
+    pub avoid: Vec<Move>,
+}
+
+/// What the playouts say about the end of the game, per cell (row by row from the bottom).
+#[derive(Clone, Debug, Default)]
+struct Judgement {
+    /// Mean owner, +1 Black, -1 White.
+    own: Vec<f32>,
+    /// Fraction of playouts in which nobody owned the cell.
+    neutral: Vec<f32>,
+}
+
+impl Judgement {
+    fn from(snap: &Snapshot<Move>) -> Judgement {
+        Judgement {
+            own: snap.ownership.clone(),
+            neutral: snap.neutral.clone(),
+        }
+    }
+
+    /// Whether every point has a clear fate: owned by one side, or by nobody, in most
+    /// playouts. Fights the playouts resolve both ways are not settled.
+    fn settled(&self) -> bool {
+        self.own.iter().zip(&self.neutral).all(|(&o, &n)| {
+            let black = (1.0 - n + o) / 2.0;
+            let white = (1.0 - n - o) / 2.0;
+            black.max(white).max(n) >= SETTLED
+        })
+    }
+}
+
+/// How clear a point's fate must be for the game to count as settled.
+const SETTLED: f32 = 0.8;
+
+/// What the last `genmove` search did, for diagnostics.
+#[derive(Clone, Debug)]
+pub struct SearchSummary {
+    pub playouts: u64,
+    pub elapsed: Duration,
+    pub root_visits: u64,
+    /// Winrate of the chosen line for the player who moved.
+    pub winrate: f32,
+    pub score: f32,
+    pub nodes: usize,
+    pub pv: Vec<Move>,
+}
+
+/// A Go player.
+pub struct GoEngine {
+    record: Record,
+    mcts: Mcts<Board>,
+    pub settings: Settings,
+    time: TimeControl,
+    clocks: [PlayerClock; 2],
+    /// Ownership of the current position, cached with its key: per cell the mean owner (+1
+    /// Black) and the fraction of playouts that left it neutral.
+    ownership: Option<(u64, Judgement)>,
+    last_search: Option<SearchSummary>,
+}
+
+impl Default for GoEngine {
+    fn default() -> Self {
+        GoEngine::new(Settings::default())
+    }
+}
+
+impl GoEngine {
+    pub fn new(settings: Settings) -> GoEngine {
+        let config = mcts::Config {
+            threads: settings.threads,
+            max_nodes: settings.max_nodes,
+            seed: settings.seed,
+            ..mcts::Config::default()
+        };
+        GoEngine {
+            record: Record::default(),
+            mcts: Mcts::new(config),
+            settings,
+            time: TimeControl::None,
+            clocks: [PlayerClock::default(); 2],
+            ownership: None,
+            last_search: None,
+        }
+    }
+
+    /// Applies changed settings (threads, tree size, seed) to the search.
+    pub fn apply_settings(&mut self) {
+        self.mcts.config.threads = self.settings.threads.max(1);
+        self.mcts.config.seed = self.settings.seed;
+        if self.mcts.config.max_nodes != self.settings.max_nodes {
+            self.mcts.set_max_nodes(self.settings.max_nodes);
+        }
+    }
+
+    /// Settings that depend on the board, applied before every search.
+    fn prepare_search(&mut self) {
+        let by_size = if self.record.size() <= 9 { 2 } else { 8 };
+        self.mcts.config.expand_visits = self.settings.expand_visits.unwrap_or(by_size);
+    }
+
+    /// The search parameters (for tuning).
+    pub fn search_config(&mut self) -> &mut mcts::Config {
+        &mut self.mcts.config
+    }
+
+    /// The last `genmove` search.
+    pub fn last_search(&self) -> Option<&SearchSummary> {
+        self.last_search.as_ref()
+    }
+
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    pub fn board(&self) -> &Board {
+        self.record.board()
+    }
+
+    /// A new empty board of `size`; komi and settings stay.
+    pub fn set_board_size(&mut self, size: usize) {
+        self.record = Record::new(size, self.record.komi());
+        self.reset_search();
+    }
+
+    pub fn clear_board(&mut self) {
+        self.record.clear();
+        self.reset_search();
+        self.reset_clocks();
+    }
+
+    pub fn set_komi(&mut self, komi: f32) {
+        self.record.set_komi(komi);
+        self.reset_search();
+    }
+
+    fn reset_search(&mut self) {
+        self.mcts.clear();
+        self.ownership = None;
+    }
+
+    /// Replaces the game (after `loadsgf`).
+    pub fn set_record(&mut self, record: Record) {
+        self.record = record;
+        self.reset_search();
+    }
+
+    /// Plays a move of `side`; the tree follows when it can.
+    pub fn play(&mut self, side: Side, m: Move) -> Result<(), Illegal> {
+        let mut before = self.record.board().clone();
+        before.set_to_move(side);
+        self.record.play(side, m)?;
+        self.mcts.advance(&before, m);
+        self.ownership = None;
+        Ok(())
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let ok = self.record.undo();
+        if ok {
+            self.reset_search();
+        }
+        ok
+    }
+
+    pub fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Move>, HandicapError> {
+        let r = self.record.fixed_handicap(n);
+        self.reset_search();
+        r
+    }
+
+    pub fn set_free_handicap(&mut self, stones: &[Move]) -> Result<(), HandicapError> {
+        let r = self.record.set_handicap(stones);
+        self.reset_search();
+        r
+    }
+
+    /// Chooses and places `n` free handicap stones: the fixed points while they reach, then
+    /// further points spread over the board.
+    pub fn place_free_handicap(&mut self, n: usize) -> Result<Vec<Move>, HandicapError> {
+        if !self.record.is_pristine() {
+            return Err(HandicapError::BoardNotEmpty);
+        }
+        let size = self.record.size();
+        if n < 2 || n >= size * size {
+            return Err(HandicapError::InvalidCount);
+        }
+        let b = self.record.board();
+        let mut stones: Vec<Move> = Vec::new();
+        let fixed_max = (2..=9)
+            .rev()
+            .find(|&k| Record::fixed_handicap_points(size, k).is_ok())
+            .unwrap_or(0);
+        if fixed_max >= 2 {
+            let k = n.min(fixed_max);
+            for (x, y) in Record::fixed_handicap_points(size, k)? {
+                stones.push(Move::at(b.point(x, y)));
+            }
+        }
+        // More stones than the fixed points: fill a grid, densest last. More than a quarter of
+        // the board helps nothing; we give at most that (GTP allows fewer stones).
+        let limit = n.min((size * size / 4).max(2));
+        let mut step = (size / 3).max(2);
+        while stones.len() < limit && step >= 1 {
+            let off = step / 2;
+            let mut y = off;
+            while y < size && stones.len() < limit {
+                let mut x = off;
+                while x < size && stones.len() < limit {
+                    let m = Move::at(b.point(x, y));
+                    if !stones.contains(&m) {
+                        stones.push(m);
+                    }
+                    x += step;
+                }
+                y += step;
+            }
+            step -= 1;
+        }
+        self.record.set_handicap(&stones)?;
+        self.reset_search();
+        Ok(stones)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Time
+
+    pub fn set_time_control(&mut self, tc: TimeControl) {
+        self.time = tc;
+        self.reset_clocks();
+    }
+
+    pub fn time_control(&self) -> TimeControl {
+        self.time
+    }
+
+    fn reset_clocks(&mut self) {
+        let c = match self.time {
+            TimeControl::None => PlayerClock::default(),
+            TimeControl::Absolute { main } | TimeControl::Fischer { main, .. } => PlayerClock {
+                main,
+                ..PlayerClock::default()
+            },
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            } => PlayerClock {
+                main,
+                period,
+                count: stones,
+                overtime: main <= 0,
+            },
+            TimeControl::Japanese {
+                main,
+                period,
+                periods,
+            } => PlayerClock {
+                main,
+                period,
+                count: periods,
+                overtime: main <= 0,
+            },
+        };
+        self.clocks = [c; 2];
+    }
+
+    /// GTP `time_left`: `ms` left, and `count` stones (Canadian) or periods (Japanese) left in
+    /// overtime, 0 while in main time.
+    pub fn time_left(&mut self, side: Side, ms: i64, count: u32) {
+        let c = &mut self.clocks[side.index()];
+        match self.time {
+            TimeControl::Canadian { .. } | TimeControl::Japanese { .. } if count > 0 => {
+                c.overtime = true;
+                c.main = 0;
+                c.period = ms;
+                c.count = count;
+            }
+            _ => {
+                c.main = ms;
+                c.overtime = false;
+            }
+        }
+    }
+
+    pub fn clock(&self, side: Side) -> PlayerClock {
+        self.clocks[side.index()]
+    }
+
+    /// Charges `ms` spent by `side` to its clock (for controllers that send no `time_left`).
+    fn charge(&mut self, side: Side, ms: i64) {
+        let tc = self.time;
+        let c = &mut self.clocks[side.index()];
+        match tc {
+            TimeControl::None => {}
+            TimeControl::Absolute { .. } => c.main -= ms,
+            TimeControl::Fischer { increment, .. } => c.main += increment - ms,
+            TimeControl::Canadian { period, stones, .. } => {
+                let mut spend = ms;
+                if !c.overtime {
+                    c.main -= spend;
+                    if c.main >= 0 {
+                        return;
+                    }
+                    spend = -c.main;
+                    c.main = 0;
+                    c.overtime = true;
+                    c.period = period;
+                    c.count = stones;
+                }
+                c.period -= spend;
+                c.count = c.count.saturating_sub(1);
+                if c.count == 0 {
+                    c.period = period;
+                    c.count = stones;
+                }
+            }
+            TimeControl::Japanese {
+                period, periods, ..
+            } => {
+                let mut spend = ms;
+                if !c.overtime {
+                    c.main -= spend;
+                    if c.main >= 0 {
+                        return;
+                    }
+                    spend = -c.main;
+                    c.main = 0;
+                    c.overtime = true;
+                    c.period = period;
+                    c.count = periods;
+                }
+                while spend > c.period && c.count > 1 {
+                    spend -= c.period;
+                    c.count -= 1;
+                }
+                c.period = period;
+            }
+        }
+    }
+
+    /// The time budget for `side`'s next move.
+    fn budget(&self, side: Side) -> time::TimeBudget {
+        let overhead = self.settings.overhead_ms;
+        let b = self.board();
+        // Moves the mover still plays, from the empty points (a 9x9 game lasts ~30 moves each,
+        // 19x19 over 120).
+        let hint = (b.empty_count() / 3 + 8) as u32;
+        let c = self.clocks[side.index()];
+        match self.time {
+            TimeControl::None => time::allocate_movetime(self.settings.movetime_ms, overhead),
+            TimeControl::Absolute { .. } => time::allocate(
+                &Clock {
+                    remaining_ms: c.main,
+                    ..Clock::default()
+                },
+                overhead,
+                hint,
+            ),
+            TimeControl::Fischer { increment, .. } => time::allocate(
+                &Clock {
+                    remaining_ms: c.main,
+                    increment_ms: increment,
+                    ..Clock::default()
+                },
+                overhead,
+                hint,
+            ),
+            TimeControl::Canadian { period, stones, .. } => {
+                let overtime = |ms: i64, count: u32| {
+                    time::allocate(
+                        &Clock {
+                            remaining_ms: ms,
+                            moves_to_go: Some(count.max(1)),
+                            ..Clock::default()
+                        },
+                        overhead,
+                        hint,
+                    )
+                };
+                if c.overtime {
+                    overtime(c.period, c.count)
+                } else {
+                    // In main time, at least what a move of the first period may take (the
+                    // period starts fresh when main time runs out).
+                    let main = time::allocate(
+                        &Clock {
+                            remaining_ms: c.main,
+                            ..Clock::default()
+                        },
+                        overhead,
+                        hint,
+                    );
+                    let ot = overtime(period, stones);
+                    time::TimeBudget {
+                        optimum_ms: main.optimum_ms.max(ot.optimum_ms),
+                        maximum_ms: main.maximum_ms.max(ot.maximum_ms),
+                    }
+                }
+            }
+            TimeControl::Japanese { period, .. } => {
+                let periods = if c.overtime { c.count } else { c.count.max(1) };
+                let remaining = if c.overtime { 0 } else { c.main };
+                let period_ms = if c.overtime {
+                    c.period.min(period)
+                } else {
+                    period
+                };
+                time::allocate(
+                    &Clock {
+                        remaining_ms: remaining,
+                        byoyomi: Some(ByoYomi { period_ms, periods }),
+                        ..Clock::default()
+                    },
+                    overhead,
+                    hint,
+                )
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Thinking
+
+    /// The board with `side` to move.
+    /// The board with `side` to move, as the search sees it: in handicap games on big
+    /// boards the komi carries an extra that fades as the game goes on (linear dynamic komi),
+    /// so neither side reads the game as decided from the start and plays slack or desperate
+    /// moves. Scores reported and the pass decision use the real komi.
+    fn position_for(&self, side: Side) -> Board {
+        let mut b = self.record.board().clone();
+        b.set_to_move(side);
+        b.set_komi(b.komi() + self.dynamic_komi());
+        b
+    }
+
+    /// The extra komi of linear dynamic komi: 7 points per handicap stone at the start, none
+    /// after a little over half the board's points worth of moves. Only 13x13 and up.
+    pub fn dynamic_komi(&self) -> f32 {
+        let h = self.record.handicap();
+        let n = self.record.size();
+        if h < 2 || n < 13 {
+            return 0.0;
+        }
+        let horizon = (n * n) as f32 * 0.55;
+        let played = self.record.moves().len() as f32;
+        let extra = 7.0 * h as f32 * (1.0 - played / horizon).max(0.0);
+        // Whole points keep the half-point komi half-point (no jigo from the extra).
+        extra.round()
+    }
+
+    /// Chooses a move for `side`. With `commit` it is played (`genmove`), else not
+    /// (`reg_genmove`). With `cleanup` the engine does not pass while dead opponent stones are
+    /// on the board (`kgs-genmove_cleanup`). `report` receives progress every `interval`.
+    pub fn genmove(
+        &mut self,
+        side: Side,
+        commit: bool,
+        cleanup: bool,
+        interval: Option<Duration>,
+        report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
+    ) -> Decision {
+        let started = Instant::now();
+        self.prepare_search();
+        let root = self.position_for(side);
+        let budget = self.budget(side);
+        let mut root_filter = None;
+        if cleanup {
+            // Never search the pass while the opponent has dead stones (judged by a quick
+            // look if no judgement is at hand).
+            let j = self.judgement_of(&root);
+            if !self
+                .dead_stones_of(&root, &j.own, Some(side.flip()))
+                .is_empty()
+            {
+                let mut f = vec![true; root.mailbox_len()];
+                f[Move::PASS.0 as usize] = false;
+                root_filter = Some(f);
+            }
+        }
+        let limits = Limits {
+            playouts: self.settings.max_playouts,
+            visits: None,
+            time: Some(budget),
+            early_stop: true,
+            report_every: interval,
+            root_filter,
+        };
+        let stop = AtomicBool::new(false);
+        let snap = {
+            let rb = &root;
+            self.mcts
+                .search(&root, &limits, &stop, &mut |s: &Snapshot<Move>| {
+                    report(rb, s)
+                })
+        };
+        let j = Judgement::from(&snap);
+        let decision = self.decide(&root, &snap, &j, cleanup);
+        self.ownership = Some((root.hash() ^ side.index() as u64, j));
+        self.last_search = Some(SearchSummary {
+            playouts: snap.playouts,
+            elapsed: snap.elapsed,
+            root_visits: snap.root_visits,
+            winrate: snap.winrate,
+            score: snap.score,
+            nodes: self.mcts.tree_size(),
+            pv: snap.moves.first().map(|m| m.pv.clone()).unwrap_or_default(),
+        });
+        if commit {
+            let m = match decision {
+                Decision::Play(m) => m,
+                _ => Move::PASS,
+            };
+            if decision != Decision::Resign {
+                // The search chose among legal moves: this cannot fail.
+                let _ = self.play(side, m);
+            }
+            self.charge(side, started.elapsed().as_millis() as i64);
+        }
+        decision
+    }
+
+    /// Pass, resign or the best move, from a finished search.
+    fn decide(
+        &self,
+        root: &Board,
+        snap: &Snapshot<Move>,
+        j: &Judgement,
+        cleanup: bool,
+    ) -> Decision {
+        let side = root.to_move();
+        let Some(best) = snap.moves.first() else {
+            return snap.prior_best.map_or(Decision::Pass, |m| {
+                if m.is_pass() {
+                    Decision::Pass
+                } else {
+                    Decision::Play(m)
+                }
+            });
+        };
+        if snap.root_visits < 64 {
+            // Next to no search (a clock at its end): the prior knows more than a handful of
+            // playouts.
+            if let Some(m) = snap.prior_best.filter(|m| !m.is_pass()) {
+                return Decision::Play(m);
+            }
+        }
+        if self.settings.resign_threshold > 0.0
+            && !cleanup
+            && best.winrate < self.settings.resign_threshold
+            && best.visits >= 200
+            && root.empty_count() < root.size() * root.size() * 3 / 4
+        {
+            return Decision::Resign;
+        }
+        let dead = self.dead_stones_of(root, &j.own, None);
+        // The judged margin with the real komi, not the search's dynamic one.
+        let margin = root.score_with_dead(&dead) + root.komi() - self.record.komi();
+        let mine = if side == Side::First { margin } else { -margin };
+        let opponent_dead = dead.iter().any(|&p| root.at(p) == stone_of(side.flip()));
+        // Passing must not lose by the judged count, and the judgement must be sure: while a
+        // fight is open, playing on costs nothing under area scoring and settles it. Unless
+        // the search finds every move no better than passing (a fight where whoever plays
+        // first loses, like a seki the playouts read both ways): then passing is the move.
+        let best_other = snap.moves.iter().find(|m| !m.mv.is_pass());
+        let pass_stats = snap.moves.iter().find(|m| m.mv.is_pass());
+        let pass_as_good = match (pass_stats, best_other) {
+            (Some(p), Some(o)) => {
+                p.visits >= 20 && p.winrate > 0.5 && p.winrate >= o.winrate - 0.02
+            }
+            (Some(p), None) => p.winrate > 0.5,
+            _ => false,
+        };
+        let pass_safe = mine > 0.0 && !(cleanup && opponent_dead) && (j.settled() || pass_as_good);
+        let opponent_passed = root.last_move().is_pass() && root.passes() > 0;
+        if opponent_passed && pass_safe {
+            return Decision::Pass;
+        }
+        let best_other = best_other.map(|m| m.mv);
+        if best.mv.is_pass() {
+            if pass_safe {
+                return Decision::Pass;
+            }
+            return best_other.map_or(Decision::Pass, Decision::Play);
+        }
+        Decision::Play(best.mv)
+    }
+
+    /// Analyses the position with `side` to move until `stop` is set, reporting every
+    /// `request.interval`.
+    pub fn analyze(
+        &mut self,
+        side: Side,
+        request: &AnalysisRequest,
+        stop: &AtomicBool,
+        report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
+    ) {
+        self.prepare_search();
+        // Analysis reports the real game: no dynamic komi.
+        let mut root = self.position_for(side);
+        root.set_komi(self.record.komi());
+        let mut root_filter = None;
+        if !request.allow.is_empty() || !request.avoid.is_empty() {
+            let mut f = vec![request.allow.is_empty(); root.mailbox_len()];
+            for m in &request.allow {
+                if let Some(x) = f.get_mut(m.0 as usize) {
+                    *x = true;
+                }
+            }
+            for m in &request.avoid {
+                if let Some(x) = f.get_mut(m.0 as usize) {
+                    *x = false;
+                }
+            }
+            root_filter = Some(f);
+        }
+        let limits = Limits {
+            report_every: Some(request.interval.max(Duration::from_millis(10))),
+            root_filter,
+            ..Limits::default()
+        };
+        let rb = &root;
+        let snap = self
+            .mcts
+            .search(&root, &limits, stop, &mut |s: &Snapshot<Move>| {
+                report(rb, s)
+            });
+        self.ownership = Some((root.hash() ^ side.index() as u64, Judgement::from(&snap)));
+    }
+
+    /// Searches the current position until `stop` (pondering on the opponent's time).
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        self.prepare_search();
+        let root = self.record.board().clone();
+        if root.is_over() {
+            return;
+        }
+        let limits = Limits {
+            // Do not let a forgotten ponder fill the arena forever: it stops at the cap.
+            visits: Some(50_000_000),
+            ..Limits::default()
+        };
+        self.mcts.search(&root, &limits, stop, &mut |_| {});
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Judging the end
+
+    /// The playouts' judgement of `board`, from the last search of this position or from a
+    /// short one now.
+    fn judgement_of(&mut self, board: &Board) -> Judgement {
+        let key = board.hash() ^ board.to_move().index() as u64;
+        if let Some((k, j)) = &self.ownership {
+            if *k == key && !j.own.is_empty() {
+                return j.clone();
+            }
+        }
+        let n = board.size() * board.size();
+        let limits = Limits {
+            playouts: Some((n as u64 * 12).clamp(1000, 4000)),
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        self.prepare_search();
+        let snap = self.mcts.search(board, &limits, &stop, &mut |_| {});
+        let j = Judgement::from(&snap);
+        self.ownership = Some((key, j.clone()));
+        j
+    }
+
+    /// Dead stones of `board` (of `only` side when given): every stone of a group whose points
+    /// its opponent owns in most playouts.
+    fn dead_stones_of(&self, board: &Board, own: &[f32], only: Option<Side>) -> Vec<usize> {
+        let n = board.size();
+        let mut dead = Vec::new();
+        if own.len() != n * n {
+            return dead;
+        }
+        for p in board.board_points() {
+            let c = board.at(p);
+            if (c != BLACK && c != WHITE) || board.group_of(p) != p {
+                continue;
+            }
+            let side = if c == BLACK {
+                Side::First
+            } else {
+                Side::Second
+            };
+            if only.is_some_and(|s| s != side) {
+                continue;
+            }
+            let sign = if c == BLACK { 1.0 } else { -1.0 };
+            let stones: Vec<usize> = board.group_stones(p).collect();
+            let mean: f32 = stones
+                .iter()
+                .map(|&s| {
+                    let (x, y) = board.coords(s);
+                    own[y * n + x] * sign
+                })
+                .sum::<f32>()
+                / stones.len() as f32;
+            if mean < 0.0 {
+                dead.extend(stones);
+            }
+        }
+        dead
+    }
+
+    /// Dead stones of the current position.
+    pub fn dead_stones(&mut self) -> Vec<usize> {
+        let b = self.record.board().clone();
+        let j = self.judgement_of(&b);
+        self.dead_stones_of(&b, &j.own, None)
+    }
+
+    /// Black's final margin by area, with dead stones judged by the playouts.
+    pub fn final_score(&mut self) -> f32 {
+        let dead = self.dead_stones();
+        self.record.board().score_with_dead(&dead)
+    }
+
+    /// The groups (as point lists) with status `status`.
+    pub fn final_status(&mut self, status: Status) -> Vec<Vec<usize>> {
+        let b = self.record.board().clone();
+        let j = self.judgement_of(&b);
+        let own = &j.own;
+        let dead = self.dead_stones_of(&b, own, None);
+        let owners = b.owners_with_dead(&dead);
+        let n = b.size();
+        let mut out = Vec::new();
+        for p in b.board_points() {
+            let c = b.at(p);
+            if (c != BLACK && c != WHITE) || b.group_of(p) != p {
+                continue;
+            }
+            let stones: Vec<usize> = b.group_stones(p).collect();
+            let s = if dead.contains(&p) {
+                Status::Dead
+            } else {
+                // Seki: a living group with a liberty that is neutral both in the count and
+                // in the playouts (neither side can fill it).
+                let seki = stones.iter().any(|&s| {
+                    b.neighbours(s).iter().any(|&q| {
+                        b.at(q) == EMPTY && owners[q] == EMPTY && {
+                            let (x, y) = b.coords(q);
+                            own[y * n + x].abs() < 0.5
+                        }
+                    })
+                });
+                if seki {
+                    Status::Seki
+                } else {
+                    Status::Alive
+                }
+            };
+            if s == status {
+                out.push(stones);
+            }
+        }
+        out
+    }
+}
+
+fn stone_of(side: Side) -> u8 {
+    super::board::stone(side)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick() -> Settings {
+        Settings {
+            max_playouts: Some(3000),
+            movetime_ms: 20_000,
+            max_nodes: 200_000,
+            ..Settings::default()
+        }
+    }
+
+    fn setup(e: &mut GoEngine, size: usize, black: &[&str], white: &[&str]) {
+        e.set_board_size(size);
+        let b = e.board().clone();
+        let mut rec = Record::new(size, e.record().komi());
+        let mut stones = Vec::new();
+        for v in black {
+            stones.push(b.parse_vertex(v).unwrap());
+        }
+        // Setup through SGF keeps it simple.
+        let pt = |v: &str| {
+            let m = b.parse_vertex(v).unwrap().point().unwrap();
+            let (x, y) = b.coords(m);
+            format!(
+                "[{}{}]",
+                (b'a' + x as u8) as char,
+                (b'a' + (size - 1 - y) as u8) as char
+            )
+        };
+        let sgf = format!(
+            "(;SZ[{size}]KM[{}]AB{}AW{})",
+            rec.komi(),
+            black.iter().map(|v| pt(v)).collect::<String>(),
+            white.iter().map(|v| pt(v)).collect::<String>()
+        );
+        rec = Record::from_sgf(&sgf, None, None, 7.5).unwrap();
+        e.set_record(rec);
+        let _ = stones;
+    }
+
+    #[test]
+    fn captures_a_big_group_in_atari() {
+        let mut e = GoEngine::new(quick());
+        e.set_komi(0.5);
+        // 5x5: white B3-C3-D3 in atari at E3 inside black's stones; capturing wins the board,
+        // letting it out at E3 does not.
+        setup(
+            &mut e,
+            5,
+            &["B4", "C4", "D4", "A3", "B2", "C2", "D2"],
+            &["B3", "C3", "D3"],
+        );
+        let d = e.genmove(Side::First, true, false, None, &mut |_, _| {});
+        assert_eq!(d, Decision::Play(e.board().parse_vertex("E3").unwrap()));
+        // The stones are gone.
+        let c3 = e.board().parse_vertex("C3").unwrap().point().unwrap();
+        assert_eq!(e.board().at(c3), EMPTY);
+    }
+
+    #[test]
+    fn two_threads_search_one_tree() {
+        let mut e = GoEngine::new(Settings {
+            threads: 2,
+            ..quick()
+        });
+        e.apply_settings();
+        e.set_komi(0.5);
+        setup(
+            &mut e,
+            5,
+            &["B4", "C4", "D4", "A3", "B2", "C2", "D2"],
+            &["B3", "C3", "D3"],
+        );
+        let d = e.genmove(Side::First, false, false, None, &mut |_, _| {});
+        assert!(matches!(d, Decision::Play(_)));
+        // Black wins this (it may capture now or later): the threads agree it is won.
+        assert!(e.last_search().unwrap().winrate > 0.9);
+        // A plain search to a playout count: both threads' visits land in the one tree.
+        let root = e.board().clone();
+        e.mcts.clear();
+        let snap = e.mcts.search(
+            &root,
+            &Limits {
+                playouts: Some(2000),
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert!(snap.playouts >= 2000);
+        assert_eq!(e.mcts.root_visits(), snap.playouts);
+        let children: u64 = snap.moves.iter().map(|m| m.visits as u64).sum();
+        assert_eq!(
+            children, snap.playouts,
+            "every playout went through a child of the root"
+        );
+    }
+
+    #[test]
+    fn the_tree_is_reused_after_moves() {
+        let mut e = GoEngine::new(quick());
+        e.set_board_size(9);
+        let d = e.genmove(Side::First, true, false, None, &mut |_, _| {});
+        assert!(matches!(d, Decision::Play(_)));
+        // The subtree under our move survives; the opponent's most likely reply keeps its
+        // visits too.
+        let kept = e.mcts.root_visits();
+        assert!(kept > 0, "our move's subtree was dropped");
+        let reply = {
+            let stop = AtomicBool::new(false);
+            let root = e.board().clone();
+            let snap = e.mcts.search(
+                &root,
+                &Limits {
+                    playouts: Some(1),
+                    ..Limits::default()
+                },
+                &stop,
+                &mut |_| {},
+            );
+            snap.best().unwrap()
+        };
+        e.play(Side::Second, reply).unwrap();
+        assert!(e.mcts.root_visits() > 0, "the reply's subtree was dropped");
+        // A move the tree never saw starts afresh.
+        e.undo();
+        assert_eq!(e.mcts.root_visits(), 0);
+    }
+
+    #[test]
+    fn pondering_grows_the_tree_the_next_move_uses() {
+        let mut e = GoEngine::new(quick());
+        e.set_board_size(9);
+        e.genmove(Side::First, true, false, None, &mut |_, _| {});
+        let before = e.mcts.root_visits();
+        // Ponder on White's time for a moment, from another thread, as the GTP session does.
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            e.ponder(&flag);
+            e
+        });
+        std::thread::sleep(Duration::from_millis(600));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut e = handle.join().unwrap();
+        assert!(e.mcts.root_visits() > before, "pondering added nothing");
+        // White's most likely reply keeps its subtree.
+        let root = e.board().clone();
+        let reply = e
+            .mcts
+            .search(
+                &root,
+                &Limits {
+                    playouts: Some(1),
+                    ..Limits::default()
+                },
+                &AtomicBool::new(false),
+                &mut |_| {},
+            )
+            .best()
+            .unwrap();
+        e.play(Side::Second, reply).unwrap();
+        assert!(e.mcts.root_visits() > 20, "{}", e.mcts.root_visits());
+    }
+
+    #[test]
+    fn saves_its_own_group_in_atari() {
+        let mut e = GoEngine::new(quick());
+        // Black's three stones C5-E5 are in atari at F5; white to capture, black to move saves.
+        setup(
+            &mut e,
+            9,
+            &["C5", "D5", "E5", "G7", "G3"],
+            &["B5", "C4", "C6", "D4", "D6", "E4", "E6", "A1"],
+        );
+        let d = e.genmove(Side::First, false, false, None, &mut |_, _| {});
+        assert_eq!(d, Decision::Play(e.board().parse_vertex("F5").unwrap()));
+    }
+
+    #[test]
+    fn passes_after_the_opponent_when_winning_and_plays_on_when_losing() {
+        // 5x5, black owns the left three columns, white the right one with a wall; komi 0.5.
+        let mut e = GoEngine::new(quick());
+        e.set_komi(0.5);
+        setup(
+            &mut e,
+            5,
+            &["C1", "C2", "C3", "C4", "C5"],
+            &["D1", "D2", "D3", "D4", "D5"],
+        );
+        e.play(Side::Second, Move::PASS).unwrap();
+        // Black has 15 points against 10: passing wins.
+        let d = e.genmove(Side::First, false, false, None, &mut |_, _| {});
+        assert_eq!(d, Decision::Pass);
+        // With komi 10.5 passing loses: black must not pass (and cannot win: it may resign).
+        e.set_komi(10.5);
+        e.settings.resign_threshold = 0.0;
+        let d = e.genmove(Side::First, false, false, None, &mut |_, _| {});
+        assert_ne!(d, Decision::Pass);
+    }
+
+    #[test]
+    fn final_score_judges_dead_stones_and_seki() {
+        let mut e = GoEngine::new(quick());
+        // The shared seki case.
+        let sgf = "(;FF[4]AB[ab][ba][bb][cb][dc][dd][de][df][dg][dh][di][ec][fc][ga][gb][gc][hc][ic]AW[ac][bc][cc][cd][ce][cf][cg][ch][ci][da][db][eb][fa][fb]GM[1]KM[7.5]PL[B]RU[Chinese]SZ[9])";
+        e.set_record(Record::from_sgf(sgf, None, None, 7.5).unwrap());
+        e.play(Side::First, Move::PASS).unwrap();
+        e.play(Side::Second, Move::PASS).unwrap();
+        assert_eq!(e.final_score(), 18.5);
+        let seki = e.final_status(Status::Seki);
+        assert_eq!(seki.len(), 2, "{seki:?}");
+        assert!(e.final_status(Status::Dead).is_empty());
+        // A dead white stone inside black's area is counted for black.
+        let sgf = "(;SZ[5]KM[0.5]AB[ca][cb][cc][cd][ce][ac]AW[da][db][dc][dd][de])";
+        e.set_record(Record::from_sgf(sgf, None, None, 7.5).unwrap());
+        // Add a lone white stone at A1 (aa is A5; use B4 = "bb").
+        let b4 = e.board().parse_vertex("B4").unwrap();
+        e.play(Side::Second, b4).unwrap();
+        let dead = e.final_status(Status::Dead);
+        assert_eq!(dead.len(), 1);
+        assert_eq!(dead[0], vec![b4.point().unwrap()]);
+        // Black: 15 points, white 10: B+4.5.
+        assert_eq!(e.final_score(), 4.5);
+    }
+
+    #[test]
+    fn dynamic_komi_fades_in_handicap_games_on_big_boards() {
+        let mut e = GoEngine::new(quick());
+        e.set_board_size(19);
+        assert_eq!(e.dynamic_komi(), 0.0);
+        e.fixed_handicap(4).unwrap();
+        assert_eq!(e.dynamic_komi(), 28.0);
+        for i in 0..100 {
+            let side = if i % 2 == 0 {
+                Side::Second
+            } else {
+                Side::First
+            };
+            e.play(side, Move::PASS).unwrap();
+        }
+        // 100 of 198.55 moves played: about half left.
+        assert_eq!(e.dynamic_komi(), 14.0);
+        e.set_board_size(9);
+        e.fixed_handicap(4).unwrap();
+        assert_eq!(e.dynamic_komi(), 0.0);
+    }
+
+    #[test]
+    fn clocks_follow_time_left_and_charges() {
+        let mut e = GoEngine::new(Settings::default());
+        e.set_time_control(TimeControl::Canadian {
+            main: 1000,
+            period: 10_000,
+            stones: 5,
+        });
+        e.charge(Side::First, 1500);
+        let c = e.clock(Side::First);
+        assert!(c.overtime);
+        assert_eq!(c.period, 9500);
+        assert_eq!(c.count, 4);
+        e.time_left(Side::First, 3000, 2);
+        let b = e.budget(Side::First);
+        assert!(b.maximum_ms <= 3000 - 50, "{b:?}");
+        assert!(b.optimum_ms >= 1000, "{b:?}");
+        e.set_time_control(TimeControl::Japanese {
+            main: 0,
+            period: 5000,
+            periods: 3,
+        });
+        let b = e.budget(Side::Second);
+        assert!(b.maximum_ms < 5000 && b.optimum_ms >= 2500, "{b:?}");
+        e.charge(Side::Second, 12_000);
+        assert_eq!(e.clock(Side::Second).count, 1);
+        e.set_time_control(TimeControl::Fischer {
+            main: 10_000,
+            increment: 1000,
+        });
+        e.charge(Side::First, 400);
+        assert_eq!(e.clock(Side::First).main, 10_600);
+    }
+}

@@ -1,0 +1,81 @@
+//! Tunable weights of the playout policy and the priors, settable at run time so a match can
+//! compare settings without rebuilding (`tetrarch-set knob <name> <value>` over GTP).
+//!
+//! Scheme: one static table of named relaxed atomics; reading one costs a plain load. The
+//! table is global to the process (every search thread of every engine in it), which is what a
+//! tuning match between two processes needs. The prior weights are equivalent experience for
+//! 9x9 (in the spirit of Pachi's defaults: about 14 playouts per source, strong nearness to the
+//! last move); on 13x13 and up they are scaled by 20/14 and the first two nearness levels get
+//! 10 more.
+
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// A named integer weight.
+pub struct Knob {
+    pub name: &'static str,
+    pub help: &'static str,
+    value: AtomicI32,
+}
+
+impl Knob {
+    const fn new(name: &'static str, value: i32, help: &'static str) -> Knob {
+        Knob {
+            name,
+            help,
+            value: AtomicI32::new(value),
+        }
+    }
+
+    #[inline]
+    pub fn get(&self) -> i32 {
+        self.value.load(Ordering::Relaxed)
+    }
+}
+
+macro_rules! knobs {
+    ($($id:ident = $name:literal, $value:expr, $help:literal;)*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy)]
+        #[repr(usize)]
+        pub enum K { $($id),* }
+        pub static KNOBS: [Knob; [$($name),*].len()] = [$(Knob::new($name, $value, $help)),*];
+    };
+}
+
+knobs! {
+    P_ATARI = "p_atari", 256, "playouts: chance /256 of trying atari captures and escapes";
+    P_TWO_LIB = "p_two_lib", 0, "playouts: chance /256 of trying two-liberty attacks and defences";
+    P_PATTERN = "p_pattern", 230, "playouts: chance /256 of trying 3x3 patterns";
+    P_ATARI2 = "p_atari2", 0, "playouts: chance /256 of atari checks around our previous move";
+    LADDER_STONES = "ladder_stones", 0, "playouts: largest last-moved group checked for a ladder";
+    SINGLE_SELF_ATARI = "single_self_atari", 0, "playouts: chance /256 of refusing a one-stone self-atari";
+    PRIOR_EVEN = "prior_even", 14, "priors: visits at 0.5 every move starts with";
+    PRIOR_CAPTURE = "prior_capture", 14, "priors: wins and visits for a capture (plus 5 per stone)";
+    PRIOR_ESCAPE = "prior_escape", 28, "priors: wins and visits for saving a group in atari";
+    PRIOR_SELF_ATARI = "prior_self_atari", 14, "priors: lost visits for a self-atari of 2+ stones";
+    PRIOR_PATTERN = "prior_pattern", 14, "priors: wins and visits for a 3x3 pattern";
+    PRIOR_LADDER = "prior_ladder", 14, "priors: lost visits for running into a ladder, wins for starting one";
+    PRIOR_TWO_LIB = "prior_two_lib", 7, "priors: wins and visits for a two-liberty move near the last move";
+    PRIOR_CFG1 = "prior_cfg1", 45, "priors: wins and visits at common-fate-graph distance 1 from the last move";
+    PRIOR_CFG2 = "prior_cfg2", 40, "priors: wins and visits at distance 2";
+    PRIOR_CFG3 = "prior_cfg3", 15, "priors: wins and visits at distance 3";
+    PRIOR_LINE1 = "prior_line1", 14, "priors (13x13 up): lost visits on the first two lines in open areas";
+    PRIOR_LINE3 = "prior_line3", 14, "priors (13x13 up): wins and visits on the third and fourth lines in open areas";
+    PRIOR_PASS = "prior_pass", 10, "priors: visits at 0.1 for a pass";
+}
+
+#[inline]
+pub fn get(k: K) -> i32 {
+    KNOBS[k as usize].get()
+}
+
+/// Sets a knob by name; false when there is no such knob.
+pub fn set(name: &str, value: i32) -> bool {
+    match KNOBS.iter().find(|k| k.name == name) {
+        Some(k) => {
+            k.value.store(value, Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}

@@ -1,0 +1,620 @@
+//! The playout policy and the prior knowledge of the tree: what the board knows about good
+//! moves without searching, and its [`MctsState`] implementation.
+//!
+//! Scheme: a playout move is chosen by the first rule that yields a candidate, each tried
+//! around the opponent's last move, the way the strong classic programs do it:
+//! 1. *atari*: capture the last-moved group if it is in atari; save an own group next to the
+//!    last move that is in atari, by capturing a neighbour in atari or by extending when that
+//!    gives three liberties, or two that are no ladder;
+//! 2. *patterns*: a 3x3 shape move (see `patterns`) among the 8 neighbours of the last move;
+//! 3. *random*: a uniformly random legal move that neither fills one's own eye nor puts a
+//!    group of two or more stones into atari. No move left means pass.
+//!
+//! Three more rules exist behind knobs (`knobs`), off by default because matches did not show
+//! them paying for their cost: starting a ladder against the last-moved group, two-liberty
+//! attacks and defences next to the last move, and atari checks around our previous move.
+//!
+//! Candidates are gathered in small stack arrays and the empty points come from the board's
+//! list, so a playout allocates nothing. Scoring at the end is by area: after a playout the
+//! remaining empty points are eyes, owned by whoever surrounds them.
+//!
+//! The tree's priors use the same knowledge, as equivalent experience (virtual wins and
+//! visits): captures, atari escapes, working ladders, two-liberty fights, patterns and
+//! nearness to the last move (in the common fate graph) are encouraged; self-atari, running
+//! into a ladder and passing are discouraged; own true eyes are never filled. On big boards,
+//! in open areas, the third and fourth lines are encouraged and the first two discouraged, as
+//! is the centre while nine tenths of the board are empty.
+
+use arrayvec::ArrayVec;
+use rand::rngs::SmallRng;
+use rand::RngCore;
+
+use super::board::{stone, Board, Move, BLACK, BORDER, EMPTY, WHITE};
+use super::knobs::{self, K};
+use super::patterns;
+use crate::game::{MctsState, PlayoutEnd, Prior, Side};
+
+/// A uniform integer below `n` (`n` > 0) from 32 random bits, without division.
+#[inline]
+fn below(rng: &mut SmallRng, n: usize) -> usize {
+    ((rng.next_u32() as u64 * n as u64) >> 32) as usize
+}
+
+/// True with probability `p / 256`.
+#[inline]
+fn chance(rng: &mut SmallRng, p: i32) -> bool {
+    p >= 256 || (p > 0 && ((rng.next_u32() & 255) as i32) < p)
+}
+
+impl Board {
+    /// Plays the game out from here with the playout policy until two passes in a row (or a
+    /// move cap) and returns the result for the side to move at the start. Records every stone
+    /// move as `(side, point)` in `trace`.
+    pub fn run_playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Side, u32)>) -> PlayoutEnd {
+        let start = self.to_move();
+        // A finished game is judged by playing on: dead stones get captured.
+        let mut passes = 0;
+        let cap = 3 * self.size() * self.size() + 20;
+        let mut moves = 0;
+        while passes < 2 && moves < cap {
+            let m = self.policy_move(rng);
+            match m.point() {
+                Some(p) => {
+                    trace.push((self.to_move(), p as u32));
+                    passes = 0;
+                }
+                None => passes += 1,
+            }
+            self.play_fast(m);
+            moves += 1;
+        }
+        let margin = self.playout_margin();
+        let black = match margin.partial_cmp(&0.0) {
+            Some(std::cmp::Ordering::Greater) => 1.0,
+            Some(std::cmp::Ordering::Less) => 0.0,
+            _ => 0.5,
+        };
+        match start {
+            Side::First => PlayoutEnd {
+                value: black,
+                score: margin,
+            },
+            Side::Second => PlayoutEnd {
+                value: 1.0 - black,
+                score: -margin,
+            },
+        }
+    }
+
+    /// Black's area margin at the end of a playout: stones, and empty points whose
+    /// neighbours all have one colour.
+    pub fn playout_margin(&self) -> f32 {
+        let mut b = 0i32;
+        let mut w = 0i32;
+        for p in self.board_points() {
+            match self.point_owner(p) {
+                BLACK => b += 1,
+                WHITE => w += 1,
+                _ => {}
+            }
+        }
+        (b - w) as f32 - self.komi()
+    }
+
+    /// The owner of a point after a playout: its stone's colour, or the single colour around
+    /// an empty point, else `EMPTY`.
+    #[inline]
+    pub fn point_owner(&self, p: usize) -> u8 {
+        let c = self.at(p);
+        if c != EMPTY {
+            return c;
+        }
+        let mut seen = 0u8;
+        for q in self.neighbours(p) {
+            let c = self.at(q);
+            if c == BLACK || c == WHITE {
+                seen |= c;
+            }
+        }
+        match seen {
+            BLACK => BLACK,
+            WHITE => WHITE,
+            _ => EMPTY,
+        }
+    }
+
+    /// The playout policy's move for the side to move.
+    pub fn policy_move(&self, rng: &mut SmallRng) -> Move {
+        let side = self.to_move();
+        if let Some(last) = self.last_move().point() {
+            if self.at(last) != EMPTY {
+                if chance(rng, knobs::get(K::P_ATARI)) {
+                    if let Some(p) = self.atari_move(last, side, rng) {
+                        return Move::at(p);
+                    }
+                }
+                if chance(rng, knobs::get(K::P_TWO_LIB)) {
+                    if let Some(p) = self.two_lib_move(last, side, rng) {
+                        return Move::at(p);
+                    }
+                }
+                if chance(rng, knobs::get(K::P_PATTERN)) {
+                    if let Some(p) = self.pattern_move(last, side, rng) {
+                        return Move::at(p);
+                    }
+                }
+            }
+        }
+        // Our own previous move's neighbourhood may hold a group in atari too.
+        if let Some(prev) = self.last_move2().point() {
+            if self.at(prev) != EMPTY && chance(rng, knobs::get(K::P_ATARI2)) {
+                if let Some(p) = self.atari_move(prev, side, rng) {
+                    return Move::at(p);
+                }
+            }
+        }
+        self.random_move(side, rng)
+    }
+
+    /// Groups next to the last move left with two liberties: take one from an opponent group
+    /// when its answer on the other leaves it short (at most two liberties), and give an own
+    /// group a third.
+    fn two_lib_move(&self, last: usize, side: Side, rng: &mut SmallRng) -> Option<usize> {
+        let mut cands: ArrayVec<u16, 16> = ArrayVec::new();
+        self.two_lib_candidates(last, side, &mut cands);
+        (!cands.is_empty()).then(|| cands[below(rng, cands.len())] as usize)
+    }
+
+    /// The moves of [`two_lib_move`](Board::two_lib_move).
+    fn two_lib_candidates(&self, last: usize, side: Side, cands: &mut ArrayVec<u16, 16>) {
+        let me = stone(side);
+        let mut seen: ArrayVec<u16, 5> = ArrayVec::new();
+        let nb = self.neighbours(last);
+        for q in std::iter::once(last).chain(nb) {
+            let c = self.at(q);
+            if c == EMPTY || c == BORDER {
+                continue;
+            }
+            let g = self.group_of(q);
+            if seen.contains(&(g as u16)) {
+                continue;
+            }
+            seen.push(g as u16);
+            let mut libs = [0u16; 2];
+            if self.liberty_count(g, 3) != 2 {
+                continue;
+            }
+            self.liberties(g, 2, &mut libs);
+            for i in 0..2 {
+                let (a, e) = (libs[i] as usize, libs[1 - i] as usize);
+                if !self.is_legal_fast(a, side) || cands.is_full() {
+                    continue;
+                }
+                let ours = self.libs_after(a, side, 3).0;
+                if c == me {
+                    // Extending must reach three liberties.
+                    if ours >= 3 {
+                        cands.push(a as u16);
+                    }
+                } else if ours >= 2 && self.libs_after(e, side.flip(), 4).0 <= 3 {
+                    // An atari the opponent cannot answer by running into the open.
+                    cands.push(a as u16);
+                }
+            }
+        }
+    }
+
+    /// Capture the last-moved group in atari, or save an own group next to the last move.
+    fn atari_move(&self, last: usize, side: Side, rng: &mut SmallRng) -> Option<usize> {
+        let mut cands: ArrayVec<u16, 24> = ArrayVec::new();
+        let me = stone(side);
+        let gl = self.group_of(last);
+        if self.in_atari(gl) {
+            let lib = self.atari_liberty(gl);
+            if self.is_legal_fast(lib, side) {
+                cands.push(lib as u16);
+            }
+        } else if self.group_size(gl) as i32 <= knobs::get(K::LADDER_STONES) {
+            // A small group on two liberties that a ladder catches.
+            if let Some(a) = self.ladder_atari(gl, side) {
+                cands.push(a as u16);
+            }
+        }
+        let mut seen: ArrayVec<u16, 4> = ArrayVec::new();
+        for q in self.neighbours(last) {
+            if self.at(q) != me {
+                continue;
+            }
+            let g = self.group_of(q);
+            if seen.contains(&(g as u16)) || !self.in_atari(g) {
+                continue;
+            }
+            seen.push(g as u16);
+            self.escapes(g, side, &mut cands);
+        }
+        (!cands.is_empty()).then(|| cands[below(rng, cands.len())] as usize)
+    }
+
+    /// Moves that save own group `g` in atari: capturing an adjacent enemy group in atari, or
+    /// extending at the liberty when that gives at least two liberties.
+    fn escapes<const N: usize>(&self, g: usize, side: Side, out: &mut ArrayVec<u16, N>) {
+        let enemy = stone(side.flip());
+        let mut checked: ArrayVec<u16, 8> = ArrayVec::new();
+        'stones: for s in self.group_stones(g) {
+            for q in self.neighbours(s) {
+                if self.at(q) != enemy {
+                    continue;
+                }
+                let e = self.group_of(q);
+                if checked.contains(&(e as u16)) {
+                    continue;
+                }
+                if checked.is_full() {
+                    break 'stones;
+                }
+                checked.push(e as u16);
+                if self.in_atari(e) {
+                    let lib = self.atari_liberty(e);
+                    if self.is_legal_fast(lib, side)
+                        && !out.is_full()
+                        && !out.contains(&(lib as u16))
+                    {
+                        out.push(lib as u16);
+                    }
+                }
+            }
+        }
+        let lib = self.atari_liberty(g);
+        if self.is_legal_fast(lib, side) && !out.is_full() && !out.contains(&(lib as u16)) {
+            // Running helps only with three liberties, or two that are not a ladder.
+            let libs = self.libs_after(lib, side, 3).0;
+            if libs >= 3 || (libs == 2 && !self.extends_into_ladder(lib, side)) {
+                out.push(lib as u16);
+            }
+        }
+    }
+
+    /// A 3x3 pattern move among the neighbours of the last move.
+    fn pattern_move(&self, last: usize, side: Side, rng: &mut SmallRng) -> Option<usize> {
+        let mut cands: ArrayVec<u16, 8> = ArrayVec::new();
+        let s = self.stride();
+        for p in [
+            last + s,
+            last - s,
+            last + 1,
+            last - 1,
+            last + s + 1,
+            last + s - 1,
+            last - s + 1,
+            last - s - 1,
+        ] {
+            if self.at(p) == EMPTY
+                && patterns::matches(self.pattern3(p), side)
+                && self.is_legal_fast(p, side)
+                && !self.is_self_atari(p, side)
+            {
+                cands.push(p as u16);
+            }
+        }
+        (!cands.is_empty()).then(|| cands[below(rng, cands.len())] as usize)
+    }
+
+    /// A random legal move that fills no own eye and puts no group of two stones or more into
+    /// atari; pass when there is none.
+    fn random_move(&self, side: Side, rng: &mut SmallRng) -> Move {
+        let n = self.empty_count();
+        if n == 0 {
+            return Move::PASS;
+        }
+        let start = below(rng, n);
+        for i in 0..n {
+            let mut k = start + i;
+            if k >= n {
+                k -= n;
+            }
+            let p = self.empty_point(k);
+            if self.is_eye(p, side) || !self.is_legal_fast(p, side) {
+                continue;
+            }
+            if self.is_bad_self_atari(p, side, rng) {
+                continue;
+            }
+            return Move::at(p);
+        }
+        Move::PASS
+    }
+
+    /// A self-atari that gives away a group of two stones or more (or, sometimes, one).
+    #[inline]
+    fn is_bad_self_atari(&self, p: usize, side: Side, rng: &mut SmallRng) -> bool {
+        let mut empty = 0;
+        for q in self.neighbours(p) {
+            empty += (self.at(q) == EMPTY) as u32;
+        }
+        if empty >= 2 {
+            return false;
+        }
+        let (libs, size) = self.libs_after(p, side, 2);
+        libs < 2 && (size >= 2 || chance(rng, knobs::get(K::SINGLE_SELF_ATARI)))
+    }
+
+    /// The tree's candidate moves with priors (see the module doc).
+    pub fn priors(&self, out: &mut Vec<Prior<Move>>) {
+        let side = self.to_move();
+        let me = stone(side);
+        let enemy = stone(side.flip());
+        let n = self.size();
+        let big = n >= 13;
+        let last = self.last_move().point().filter(|&l| self.at(l) != EMPTY);
+
+        // Local knowledge: escapes of own groups in atari (anywhere), extensions that run
+        // into a ladder, ataris that start a working ladder, and the playouts' two-liberty
+        // moves around the last move.
+        let mut escapes: ArrayVec<u16, 64> = ArrayVec::new();
+        let mut ladder_runs: ArrayVec<u16, 32> = ArrayVec::new();
+        let mut ladder_ataris: ArrayVec<u16, 32> = ArrayVec::new();
+        for p in self.board_points() {
+            let c = self.at(p);
+            if (c != me && c != enemy) || self.group_of(p) != p {
+                continue;
+            }
+            if c == me && self.in_atari(p) {
+                if !escapes.is_full() {
+                    self.escapes(p, side, &mut escapes);
+                }
+                let lib = self.atari_liberty(p);
+                if !ladder_runs.is_full() && self.extends_into_ladder(lib, side) {
+                    ladder_runs.push(lib as u16);
+                }
+            } else if c == enemy && self.group_size(p) <= 12 && !ladder_ataris.is_full() {
+                if let Some(a) = self.ladder_atari(p, side) {
+                    ladder_ataris.push(a as u16);
+                }
+            }
+        }
+        let mut two_lib: ArrayVec<u16, 16> = ArrayVec::new();
+        if let Some(l) = last {
+            self.two_lib_candidates(l, side, &mut two_lib);
+        }
+        // Equivalent experience grows on big boards, where playouts are noisier.
+        let scale = if big { 20.0 / 14.0 } else { 1.0 };
+        let eq = |k: K| knobs::get(k) as f32 * scale;
+        let ladder_k = eq(K::PRIOR_LADDER);
+        let two_lib_k = eq(K::PRIOR_TWO_LIB);
+        let even = eq(K::PRIOR_EVEN);
+        let capture_k = eq(K::PRIOR_CAPTURE);
+        let escape_k = eq(K::PRIOR_ESCAPE);
+        let self_atari_k = eq(K::PRIOR_SELF_ATARI);
+        let pattern_k = eq(K::PRIOR_PATTERN);
+        // Nearness to the last move in the common fate graph (a group is one node).
+        let mut cfg = [u8::MAX; super::board::MAX_POINTS];
+        if let Some(l) = last {
+            self.cfg_distances(l, 3, &mut cfg);
+        }
+        let near_big = if big { 10.0 } else { 0.0 };
+        let cfg_k = [
+            knobs::get(K::PRIOR_CFG1) as f32 + near_big,
+            knobs::get(K::PRIOR_CFG2) as f32 + near_big,
+            knobs::get(K::PRIOR_CFG3) as f32,
+        ];
+        let opening = big && self.empty_count() * 10 > n * n * 9;
+        let line1_k = eq(K::PRIOR_LINE1);
+        let line3_k = eq(K::PRIOR_LINE3);
+        for i in 0..self.empty_count() {
+            let p = self.empty_point(i);
+            if self.is_eye(p, side) || self.check(Move::at(p)).is_err() {
+                continue;
+            }
+            let mut visits = even;
+            let mut wins = even / 2.0;
+            let mut bonus = |v: f32, w: f32| {
+                visits += v;
+                wins += w;
+            };
+            // Captures.
+            let mut captures = 0;
+            for q in self.neighbours(p) {
+                if self.at(q) == enemy && self.in_atari(self.group_of(q)) {
+                    captures += self.group_size(self.group_of(q));
+                }
+            }
+            if captures > 0 {
+                let k = capture_k + 5.0 * scale * (captures.min(6) as f32);
+                bonus(k, k);
+            }
+            if escapes.contains(&(p as u16)) {
+                bonus(escape_k, escape_k);
+            }
+            if ladder_runs.contains(&(p as u16)) {
+                bonus(ladder_k, 0.0);
+            }
+            if ladder_ataris.contains(&(p as u16)) {
+                bonus(ladder_k, ladder_k);
+            }
+            if two_lib.contains(&(p as u16)) {
+                bonus(two_lib_k, two_lib_k);
+            }
+            let (libs, size) = self.libs_after(p, side, 2);
+            if libs < 2 && captures == 0 {
+                // Self-atari: bad, the more stones the worse.
+                let k = if size >= 2 {
+                    self_atari_k
+                } else {
+                    self_atari_k / 3.0
+                };
+                bonus(k, 0.0);
+            }
+            if patterns::matches(self.pattern3(p), side) {
+                bonus(pattern_k, pattern_k);
+            }
+            match cfg[p] {
+                1 => bonus(cfg_k[0], cfg_k[0]),
+                2 => bonus(cfg_k[1], cfg_k[1]),
+                3 => bonus(cfg_k[2], cfg_k[2]),
+                _ => {}
+            }
+            if big {
+                let (x, y) = self.coords(p);
+                let line = x.min(y).min(n - 1 - x).min(n - 1 - y);
+                if self.empty_around(p, 2) {
+                    match line {
+                        0 | 1 => bonus(line1_k, 0.0),
+                        2 | 3 => bonus(line3_k, line3_k),
+                        // The open centre before the corners and sides are taken.
+                        _ if opening => bonus(line1_k / 2.0, 0.0),
+                        _ => {}
+                    }
+                }
+            }
+            out.push(Prior {
+                mv: Move::at(p),
+                visits,
+                value: wins / visits,
+            });
+        }
+        out.push(Prior {
+            mv: Move::PASS,
+            visits: knobs::get(K::PRIOR_PASS) as f32,
+            value: if out.is_empty() { 0.5 } else { 0.1 },
+        });
+    }
+
+    /// Distances from the group at `from` in the common fate graph, where a group is one
+    /// node: its liberties are at 1, their other neighbours at 2, and so on, a whole group at
+    /// once. Points farther than `max` stay at `u8::MAX`.
+    pub fn cfg_distances(&self, from: usize, max: u8, dist: &mut [u8; super::board::MAX_POINTS]) {
+        let mut queue: ArrayVec<u16, { super::board::MAX_POINTS }> = ArrayVec::new();
+        let reach = |q: usize,
+                     d: u8,
+                     dist: &mut [u8; super::board::MAX_POINTS],
+                     queue: &mut ArrayVec<u16, { super::board::MAX_POINTS }>| {
+            let c = self.at(q);
+            if c == BORDER || dist[q] != u8::MAX {
+                return;
+            }
+            if c == EMPTY {
+                dist[q] = d;
+                queue.push(q as u16);
+            } else {
+                for s in self.group_stones(self.group_of(q)) {
+                    dist[s] = d;
+                    queue.push(s as u16);
+                }
+            }
+        };
+        reach(from, 0, dist, &mut queue);
+        let mut i = 0;
+        while i < queue.len() {
+            let q = queue[i] as usize;
+            i += 1;
+            let d = dist[q];
+            if d >= max {
+                continue;
+            }
+            for r in self.neighbours(q) {
+                reach(r, d + 1, dist, &mut queue);
+            }
+        }
+    }
+
+    /// Whether every point within Manhattan distance `d` of `p` is empty or off the board.
+    fn empty_around(&self, p: usize, d: usize) -> bool {
+        let (x, y) = self.coords(p);
+        let n = self.size() as i32;
+        let d = d as i32;
+        for dy in -d..=d {
+            for dx in -(d - dy.abs())..=(d - dy.abs()) {
+                let (qx, qy) = (x as i32 + dx, y as i32 + dy);
+                if qx < 0 || qy < 0 || qx >= n || qy >= n {
+                    continue;
+                }
+                let q = self.point(qx as usize, qy as usize);
+                let c = self.at(q);
+                if c != EMPTY && c != BORDER {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl MctsState for Board {
+    type Move = Move;
+
+    #[inline]
+    fn to_move(&self) -> Side {
+        Board::to_move(self)
+    }
+
+    fn key(&self) -> u64 {
+        let mut k = self.hash() ^ (self.ko_point().unwrap_or(0) as u64).wrapping_mul(0x9e37_79b9);
+        if Board::to_move(self) == Side::Second {
+            k ^= 0x5555_5555_5555_5555;
+        }
+        k ^ (self.passes().min(2) as u64) << 60
+    }
+
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.passes() >= 2
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        for i in 0..self.empty_count() {
+            let m = Move::at(self.empty_point(i));
+            if self.is_legal(m) {
+                out.push(m);
+            }
+        }
+        out.push(Move::PASS);
+    }
+
+    fn expand(&self, out: &mut Vec<Prior<Move>>) {
+        self.priors(out);
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) {
+        Board::play(self, m);
+    }
+
+    #[inline]
+    fn move_index_space(&self) -> usize {
+        self.mailbox_len()
+    }
+
+    #[inline]
+    fn move_index(&self, m: Move) -> usize {
+        m.0 as usize
+    }
+
+    #[inline]
+    fn index_move(&self, index: usize) -> Move {
+        Move(index as u16)
+    }
+
+    #[inline]
+    fn amaf_eligible(&self, m: Move) -> bool {
+        !m.is_pass()
+    }
+
+    fn playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Side, u32)>) -> PlayoutEnd {
+        self.run_playout(rng, trace)
+    }
+
+    fn cells(&self) -> usize {
+        self.size() * self.size()
+    }
+
+    #[inline]
+    fn cell_owner(&self, cell: usize) -> Option<Side> {
+        let n = self.size();
+        let p = self.point(cell % n, cell / n);
+        match self.point_owner(p) {
+            BLACK => Some(Side::First),
+            WHITE => Some(Side::Second),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! The referee's view of a game's rules: text in, verdicts out.
+//!
+//! Scheme: the match runner is game-neutral. It holds a `Box<dyn Rules>` per game and asks it
+//! only what a referee needs: the position's text, whose turn it is, whether a move text is
+//! legal (and its canonical spelling), and the rule result. [`NotationRules`] implements it for
+//! every game that implements the engine crate's `Notation` (chess, xiangqi, draughts), so each
+//! move an engine sends is checked by the engine crate's own move generator and every result
+//! (mate, stalemate, repetition, perpetual check, move-count rules) comes from its
+//! `Position::outcome`. Go has its own board API and gets an adapter (`go_rules`) implementing
+//! the Go hooks (two passes, then scoring with agreed dead stones).
+//!
+//! Trust: `parse_move` is documented to accept only legal moves; the referee checks the parsed
+//! move against the generated legal moves as well, so a lax parser cannot let an illegal move
+//! through.
+
+use tetrarch::game::{GenKind, MoveList, Notation, Outcome, Side};
+
+/// The four games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    Chess,
+    Xiangqi,
+    Go,
+    Draughts,
+}
+
+impl GameKind {
+    pub fn parse(text: &str) -> Result<GameKind, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "chess" | "standard" => Ok(GameKind::Chess),
+            "xiangqi" | "chinese-chess" => Ok(GameKind::Xiangqi),
+            "go" | "weiqi" | "baduk" => Ok(GameKind::Go),
+            "draughts" | "international" | "checkers" => Ok(GameKind::Draughts),
+            _ => Err(format!(
+                "unknown game '{text}' (chess, xiangqi, go or draughts)"
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Chess => "chess",
+            GameKind::Xiangqi => "xiangqi",
+            GameKind::Go => "go",
+            GameKind::Draughts => "draughts",
+        }
+    }
+
+    /// Points for a win in the game's rule book; a draw is half of it: chess 1 / 0.5 / 0,
+    /// the others 2 / 1 / 0 (RULES.md).
+    pub fn win_points(self) -> f64 {
+        match self {
+            GameKind::Chess => 1.0,
+            _ => 2.0,
+        }
+    }
+
+    /// Names of the two sides, first mover first.
+    pub fn side_names(self) -> [&'static str; 2] {
+        match self {
+            GameKind::Chess | GameKind::Draughts => ["White", "Black"],
+            GameKind::Xiangqi => ["Red", "Black"],
+            GameKind::Go => ["Black", "White"],
+        }
+    }
+}
+
+/// A game's rules as the referee uses them.
+pub trait Rules: Send {
+    fn kind(&self) -> GameKind;
+
+    /// The position the game started from (after the opening's setup, before its moves).
+    fn start_text(&self) -> String;
+
+    /// Whether the game started from the game's standard initial position.
+    fn starts_from_initial(&self) -> bool;
+
+    /// The current position's text.
+    fn text(&self) -> String;
+
+    fn side_to_move(&self) -> Side;
+
+    /// Checks a move text and plays it; returns the move's canonical text. `Err` names why the
+    /// move is not legal here.
+    fn play(&mut self, text: &str) -> Result<String, String>;
+
+    /// The rule result of the current position, from the side to move's view.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The canonical texts of all legal moves.
+    fn legal_moves(&self) -> Vec<String>;
+
+    /// The move in the notation of game records (SAN in chess, PDN in draughts), for a legal
+    /// move of the current position given in any text the rules read.
+    fn record_text(&self, text: &str) -> String {
+        text.to_string()
+    }
+
+    /// Go: the game has stopped on two passes and waits to be scored.
+    fn awaiting_score(&self) -> bool {
+        false
+    }
+
+    /// Go: the engines disagreed on dead stones; play resumes (both passes are forgotten) so
+    /// the game is played out.
+    fn resume_play(&mut self) {}
+
+    /// Go: Black's margin in points of the last scoring (area less komi), for records.
+    fn score_margin(&self) -> Option<f64> {
+        None
+    }
+
+    /// Go: scores the game, the listed stones (vertices) removed as dead; the result from the
+    /// side to move's view.
+    fn score_with_dead(&mut self, _dead: &[String]) -> Result<Outcome, String> {
+        Err("this game is not scored".into())
+    }
+}
+
+/// How a game writes a move in its records, given the position before it.
+pub type RecordFn<P> = fn(&P, <P as tetrarch::game::Position>::Move) -> String;
+
+/// The referee for any game implementing the engine crate's `Notation`.
+pub struct NotationRules<P: Notation> {
+    kind: GameKind,
+    start: String,
+    initial: bool,
+    pos: P,
+    record: Option<RecordFn<P>>,
+}
+
+impl<P: Notation> NotationRules<P> {
+    /// Rules for a game from `start` (position text), or from the initial position.
+    pub fn new(kind: GameKind, start: Option<&str>) -> Result<NotationRules<P>, String> {
+        let initial_text = P::start().to_text();
+        let pos = match start {
+            Some(text) => P::from_text(text).map_err(|e| format!("bad position '{text}': {e}"))?,
+            None => P::start(),
+        };
+        let start = pos.to_text();
+        Ok(NotationRules {
+            kind,
+            initial: start == initial_text,
+            start,
+            pos,
+            record: None,
+        })
+    }
+
+    /// Writes records with `record` (SAN for chess) instead of the canonical text.
+    pub fn with_record(mut self, record: RecordFn<P>) -> Self {
+        self.record = Some(record);
+        self
+    }
+
+    pub fn position(&self) -> &P {
+        &self.pos
+    }
+
+    fn legal(&self) -> MoveList<P::Move> {
+        let mut all = MoveList::new();
+        self.pos.generate(GenKind::All, &mut all);
+        all.retain(|m| self.pos.is_legal(*m));
+        all
+    }
+}
+
+impl<P: Notation> Rules for NotationRules<P> {
+    fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    fn start_text(&self) -> String {
+        self.start.clone()
+    }
+
+    fn starts_from_initial(&self) -> bool {
+        self.initial
+    }
+
+    fn text(&self) -> String {
+        self.pos.to_text()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.pos.side_to_move()
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, String> {
+        let m = self.pos.parse_move(text.trim()).map_err(|e| e.0)?;
+        if !self.legal().contains(&m) {
+            return Err(format!("'{text}' is not a legal move here"));
+        }
+        let canonical = self.pos.move_text(m);
+        self.pos.make(m);
+        Ok(canonical)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.legal()
+            .iter()
+            .map(|&m| self.pos.move_text(m))
+            .collect()
+    }
+
+    fn record_text(&self, text: &str) -> String {
+        match (self.record, self.pos.parse_move(text.trim())) {
+            (Some(f), Ok(m)) => f(&self.pos, m),
+            (None, Ok(m)) => self.pos.move_text(m),
+            _ => text.to_string(),
+        }
+    }
+}
+
+/// A draughts move as PDN writes it: `32-28`, `28x19`, and the full path where the short form
+/// is ambiguous (the engine's canonical text then lists the captured squares, Hub's form).
+fn pdn_move(b: &tetrarch::games::draughts::Board, m: tetrarch::games::draughts::Move) -> String {
+    let short = b.short_move_text(m);
+    if short.matches('x').count() > 1 {
+        b.path_move_text(m)
+    } else {
+        short
+    }
+}
+
+/// The referee for a game, from a start position (or the initial one); Go takes the board
+/// size and komi.
+pub fn new_rules(
+    kind: GameKind,
+    start: Option<&str>,
+    board_size: u32,
+    komi: f64,
+) -> Result<Box<dyn Rules>, String> {
+    use tetrarch::games::{chess, draughts, xiangqi};
+    match kind {
+        GameKind::Chess => Ok(Box::new(
+            NotationRules::<chess::Board>::new(kind, start)?
+                .with_record(super::san::san::<chess::Board>),
+        )),
+        GameKind::Xiangqi => Ok(Box::new(NotationRules::<xiangqi::Board>::new(kind, start)?)),
+        GameKind::Go => {
+            if start.is_some_and(|s| !s.trim().is_empty()) {
+                return Err("Go openings are move lists (SGF), not positions".into());
+            }
+            Ok(Box::new(super::go_rules::GoRules::new(board_size, komi)?))
+        }
+        GameKind::Draughts => Ok(Box::new(
+            NotationRules::<draughts::Board>::new(kind, start)?.with_record(pdn_move),
+        )),
+    }
+}

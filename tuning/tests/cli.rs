@@ -1,0 +1,93 @@
+//! The `tetrarch-tune` binary's command line: help, usage errors (exit 2), an engine that
+//! cannot start (the game is lost, the match stops, exit 1), and a whole match through the
+//! binary with a PGN written.
+
+use std::process::Command;
+
+fn tune(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tetrarch-tune"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn random_engine(seed: &str) -> Vec<String> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake/chess_random.py");
+    vec![
+        "-engine".into(),
+        "cmd=python3".into(),
+        format!("arg={script}"),
+        format!("arg={seed}"),
+    ]
+}
+
+#[test]
+fn help_and_usage_errors() {
+    let (code, out, _) = tune(&["match", "-help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("-engine cmd=PATH") && out.contains("-sprt elo0="),
+        "{out}"
+    );
+    let (code, _, err) = tune(&["match", "-engine", "cmd=a"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("at least two engines"), "{err}");
+    let (code, _, err) = tune(&["match", "-engine", "cmd=a", "-engine", "cmd=b", "-tc", "x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad time 'x'"), "{err}");
+    let (code, _, err) = tune(&["frobnicate"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Usage"), "{err}");
+    let (code, _, err) = tune(&[
+        "match", "-engine", "cmd=a", "-engine", "cmd=b", "-game", "chess",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no time control"), "{err}");
+}
+
+#[test]
+fn an_engine_that_cannot_start_loses_and_stops_the_match() {
+    let mut args: Vec<String> = ["match", "-game", "chess", "-tc", "10+0.1", "-games", "4"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend([
+        "-engine".into(),
+        "cmd=/nonexistent/engine".into(),
+        "name=ghost".into(),
+    ]);
+    args.extend(random_engine("1"));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, _) = tune(&refs);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("failed to start"), "{out}");
+    assert!(out.contains("Terminating match"), "{out}");
+    assert!(out.contains("1 of 4 games finished"), "{out}");
+}
+
+#[test]
+fn a_match_through_the_binary() {
+    let pgn = std::env::temp_dir().join(format!("cli-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let mut args: Vec<String> = [
+        "match", "-game", "chess", "-tc", "30+0.5", "-games", "2", "-repeat", "-pgnout",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(pgn.to_string_lossy().to_string());
+    args.extend(random_engine("1"));
+    args.extend(random_engine("2"));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = tune(&refs);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 of 2 games finished"), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2);
+    let _ = std::fs::remove_file(&pgn);
+}
