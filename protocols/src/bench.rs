@@ -6,6 +6,9 @@
 //!
 //! Scheme: one thread, a 16 MB table, and a new game (table and histories cleared) before each
 //! position, so the count depends on nothing but the code: the same on every run and machine.
+//! `--threads N` (and `--hash MB`) measure time to depth instead, as Stockfish's `bench 16 2 13`
+//! does: each position's time is printed, and with more than one thread the node count varies
+//! from run to run (the helpers race for the table).
 //! The positions span openings, middlegames, sharp tactics and
 //! endgames: the project's perft reference positions, middlegames reached by playing
 //! common openings (written out by us and converted to FEN), and composed endgames. The
@@ -99,6 +102,12 @@ pub struct BenchArgs {
     /// chess, xiangqi or draughts (each with its own positions).
     #[arg(long, default_value = "chess")]
     game: String,
+    /// Search threads (chess, xiangqi); more than one makes the node count vary between runs.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Transposition table size in MB (chess, xiangqi).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
 }
 
 struct Count(Mutex<u64>);
@@ -110,29 +119,55 @@ impl<P: Notation> Reporter<P> for Count {
     fn best_move(&self, _: &P, _: Option<P::Move>, _: Option<P::Move>) {}
 }
 
-/// Searches every chess bench position to `depth`; returns the total nodes and elapsed
-/// milliseconds.
-pub fn bench(depth: u32, verbose: bool) -> Result<(u64, u128), String> {
-    bench_positions(POSITIONS, ChessEval::default(), depth, verbose)
+/// Searches every chess bench position to `depth` with `threads` threads and a `hash_mb` table;
+/// returns the total nodes and elapsed milliseconds.
+pub fn bench(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    verbose: bool,
+) -> Result<(u64, u128), String> {
+    bench_positions(
+        POSITIONS,
+        ChessEval::default(),
+        depth,
+        threads,
+        hash_mb,
+        verbose,
+    )
 }
 
 /// The same over the xiangqi positions.
-pub fn bench_xiangqi(depth: u32, verbose: bool) -> Result<(u64, u128), String> {
-    bench_positions(XIANGQI_POSITIONS, XiangqiEval::default(), depth, verbose)
+pub fn bench_xiangqi(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    verbose: bool,
+) -> Result<(u64, u128), String> {
+    bench_positions(
+        XIANGQI_POSITIONS,
+        XiangqiEval::default(),
+        depth,
+        threads,
+        hash_mb,
+        verbose,
+    )
 }
 
 fn bench_positions<P: Notation, E: Evaluator<P>>(
     positions: &[&str],
     evaluator: E,
     depth: u32,
+    threads: usize,
+    hash_mb: usize,
     verbose: bool,
 ) -> Result<(u64, u128), String> {
     let mut engine = Engine::with_options(
         P::start(),
         evaluator,
         Options {
-            threads: 1,
-            hash_mb: 16,
+            threads,
+            hash_mb,
             ..Options::default()
         },
     );
@@ -143,11 +178,13 @@ fn bench_positions<P: Notation, E: Evaluator<P>>(
         engine.new_game();
         engine.set_position(pos, &[]);
         let count = Arc::new(Count(Mutex::new(0)));
+        let searched = Instant::now();
         engine.go(Limits::depth(depth), count.clone());
         engine.wait();
+        let ms = searched.elapsed().as_millis();
         let nodes = *count.0.lock().unwrap_or_else(|e| e.into_inner());
         if verbose {
-            eprintln!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1);
+            eprintln!("position {:>2}: {nodes:>10} nodes {ms:>6} ms  {fen}", i + 1);
         }
         total += nodes;
     }
@@ -158,11 +195,13 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let (depth, result, count) = match args.game.as_str() {
         "chess" => {
             let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
-            (depth, bench(depth, true), POSITIONS.len())
+            let result = bench(depth, args.threads.into(), args.hash as usize, true);
+            (depth, result, POSITIONS.len())
         }
         "xiangqi" => {
             let depth = args.depth.unwrap_or(XIANGQI_DEPTH).clamp(1, 64);
-            (depth, bench_xiangqi(depth, true), XIANGQI_POSITIONS.len())
+            let result = bench_xiangqi(depth, args.threads.into(), args.hash as usize, true);
+            (depth, result, XIANGQI_POSITIONS.len())
         }
         "draughts" => {
             let depth = args
