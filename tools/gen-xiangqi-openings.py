@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tools/xiangqi_openings.epd: varied xiangqi openings for engine matches.
+"""Writes tools/openings/xiangqi-40.epd: varied xiangqi openings for engine matches.
 
 Each line is a common opening's first four or six plies (moves with ranks 1..10, as pyffish
 and Fairy-Stockfish write them): central cannon against screen horses, same- and
@@ -9,7 +9,7 @@ lines reach the same position (a transposition would be the same opening twice).
 is EPD (board, side, two placeholder fields, then the moves as a `c0` comment), which
 `tetrarch-tune match -openings file=... format=epd` reads.
 
-Usage: python3 tools/gen-xiangqi-openings.py > tools/xiangqi_openings.epd
+Usage: python3 tools/gen-xiangqi-openings.py > tools/openings/xiangqi-40.epd
 """
 
 import pyffish as sf
