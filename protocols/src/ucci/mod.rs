@@ -93,6 +93,7 @@ impl Ucci {
                 Options {
                     threads: o.threads,
                     hash_mb: o.hash_mb,
+                    move_overhead_ms: o.move_overhead_ms,
                     moves_left_hint: 45,
                     ..Options::default()
                 },
@@ -208,6 +209,12 @@ impl Ucci {
             Change::Threads => {
                 if let Some(e) = self.engine.as_mut() {
                     e.set_threads(threads);
+                }
+            }
+            Change::Overhead => {
+                let ms = self.options.move_overhead_ms;
+                if let Some(e) = self.engine.as_mut() {
+                    e.set_move_overhead(ms);
                 }
             }
             Change::MoveLimit => {

@@ -87,6 +87,14 @@ pub fn declarations() -> Vec<Decl> {
             },
         },
         Decl {
+            name: "move_overhead",
+            kind: Spin {
+                default: 10,
+                min: 0,
+                max: 5000,
+            },
+        },
+        Decl {
             name: "promotion",
             kind: Check(false),
         },
@@ -147,6 +155,10 @@ pub struct Values {
     pub threads: usize,
     /// The natural move limit in moves (60 by the rules; 0 turns it off).
     pub draw_moves: u32,
+    /// Milliseconds the clock loses per move outside the search (pipes, scheduling): the time
+    /// allocation keeps that much in reserve for every move. Named as Fairy-Stockfish names its
+    /// `Move Overhead` in UCCI mode, so a GUI's setting for one engine fits the other.
+    pub move_overhead_ms: u64,
 }
 
 impl Default for Values {
@@ -159,6 +171,7 @@ impl Default for Values {
             hash_mb: 16,
             threads: 1,
             draw_moves: 60,
+            move_overhead_ms: 10,
         }
     }
 }
@@ -169,6 +182,7 @@ pub enum Change {
     Hash,
     Threads,
     MoveLimit,
+    Overhead,
     NewGame,
     /// Stored, nothing else to do.
     Stored,
@@ -255,6 +269,10 @@ impl Values {
                 self.draw_moves = spin(name, *min, *max, value)? as u32;
                 Change::MoveLimit
             }
+            ("move_overhead", Kind::Spin { min, max, .. }) => {
+                self.move_overhead_ms = spin(name, *min, *max, value)? as u64;
+                Change::Overhead
+            }
             (_, Kind::Combo(_, vars)) => {
                 let v = value.unwrap_or("").to_ascii_lowercase();
                 if !vars.contains(&v.as_str()) {
@@ -311,6 +329,10 @@ mod tests {
         assert_eq!(v.set("idle medium"), Ok(Change::Stored));
         assert_eq!(v.set("drawmoves 50"), Ok(Change::MoveLimit));
         assert_eq!(v.draw_moves, 50);
+        assert_eq!(v.set("Move_Overhead 100"), Ok(Change::Overhead));
+        assert_eq!(v.move_overhead_ms, 100);
+        assert!(v.set("move_overhead -1").is_err());
+        assert_eq!(v.move_overhead_ms, 100);
         assert!(v.set("").is_err());
     }
 }
