@@ -68,6 +68,9 @@ pub struct Ucci {
     banmoves: Vec<Move>,
     /// The opponent's draw offer for the running search.
     draw_offered: Arc<AtomicBool>,
+    /// Whether the running search has written its answer: from then on it is over for the
+    /// GUI, which may send the next position at once, while its threads still wind down.
+    answered: Arc<AtomicBool>,
 }
 
 impl Ucci {
@@ -78,6 +81,7 @@ impl Ucci {
             engine: None,
             banmoves: Vec::new(),
             draw_offered: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -105,6 +109,17 @@ impl Ucci {
         self.engine.as_mut().is_some_and(|e| e.is_searching())
     }
 
+    /// Waits for a search that has written its answer: it is only winding down, and the GUI,
+    /// for which it is over, may send its next `position` and `go` the moment it reads
+    /// `bestmove`; those must not be refused as arriving "while thinking".
+    fn settle(&mut self) {
+        if self.answered.load(Ordering::Acquire) {
+            if let Some(e) = self.engine.as_mut() {
+                e.wait();
+            }
+        }
+    }
+
     fn error(&self, text: &str) {
         self.out.line(&format!("info message error: {text}"));
     }
@@ -127,6 +142,10 @@ impl Ucci {
             return true;
         };
         let rest = line[cmd.len()..].trim();
+        if cmd != "stop" {
+            // (`stop` just after the answer stays silent below rather than saying nobestmove.)
+            self.settle();
+        }
         if self.thinking() && !WHILE_THINKING.contains(&cmd) {
             self.error(&format!(
                 "'{cmd}' is not accepted while thinking (send stop first)"
@@ -401,9 +420,11 @@ impl Ucci {
         }
         self.draw_offered.store(draw, Ordering::Relaxed);
         let bounded = !limits.infinite && !limits.ponder;
+        self.answered.store(false, Ordering::Release);
         let reporter = Arc::new(UcciReporter::new(
             self.out.clone(),
             self.draw_offered.clone(),
+            self.answered.clone(),
         ));
         let batch = self.options.batch;
         let engine = self.engine();
