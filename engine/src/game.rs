@@ -186,6 +186,10 @@ pub trait Position: Clone + Send + Sync + 'static {
     const HAS_CHECKS: bool;
     /// Size of the index space of [`move_index`](Position::move_index), for history tables.
     const MOVE_INDEX_SPACE: usize;
+    /// Whether quiescence search should also try quiet moves that give check, at its first
+    /// ply (xiangqi, where mates come through checks that capture nothing). Off by default:
+    /// the compiler then drops that code from the other games' searches.
+    const QUIESCENCE_CHECKS: bool = false;
 
     fn side_to_move(&self) -> Side;
 

@@ -98,3 +98,74 @@ fn perpetual_check_is_no_escape() {
     let (_, score) = search(board, 8);
     assert!(score.is_some_and(|s| s < -300), "{score:?}");
 }
+
+// ----- With the real evaluation -----
+
+use tetrarch::games::xiangqi::XiangqiEval;
+
+fn search_eval(board: Board, depth: u32) -> (Option<Move>, Option<Score>) {
+    let mut engine = Engine::new(board, XiangqiEval::default());
+    let (tx, rx) = channel::unbounded();
+    let collect = Arc::new(Collect {
+        score: Mutex::new(None),
+        best: tx,
+    });
+    engine.go(Limits::depth(depth), collect.clone());
+    let best = rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the search ends");
+    engine.wait();
+    let score = *collect.score.lock().unwrap();
+    (best, score)
+}
+
+fn played(fen: &str, moves: &str) -> Board {
+    let mut board = Board::from_text(fen).unwrap();
+    for m in moves.split_whitespace() {
+        let mv = board.parse_move(m).unwrap();
+        board.make(mv);
+    }
+    board
+}
+
+#[test]
+fn the_checker_breaks_off_a_losing_perpetual() {
+    // Red, a horse down but with all its defenders, has checked a8-a9, a9-a8 round the cycle
+    // once and checked again; a9-a8 now would let Black bring about the third occurrence of
+    // the start, with every red move a check: a loss. Red must play something else, and is
+    // then only a horse down.
+    let fen = "5k3/R8/5r3/7n1/9/9/9/9/9/2BAKAB2 w - - 0 1";
+    let board = played(fen, "a8a9 f9f8 a9a8 f8f9 a8a9 f9f8");
+    let repeat = board.parse_move("a9a8").unwrap();
+    let (best, score) = search_eval(board.clone(), 10);
+    let best = best.unwrap();
+    assert_ne!(best, repeat, "the perpetual continued");
+    let s = score.unwrap();
+    assert!(
+        s > tetrarch::score::mated_in(40) + 100,
+        "red is not lost by rule: {s}"
+    );
+    let mut after = board.clone();
+    after.make(best);
+    assert!(after.outcome().is_none());
+
+    // Without the history the same check is no loss: the history is what decides.
+    let fresh = Board::from_text(&board.to_text()).unwrap();
+    let mut check = fresh.clone();
+    check.make(repeat);
+    assert!(check.outcome().is_none());
+}
+
+#[test]
+fn the_side_in_perpetual_check_keeps_repeating_to_win() {
+    // Black, a chariot up, is checked round a cycle by Red's chariot (a9 and a8 in turn). It
+    // could block with its c-file chariot, losing it, or step back into the cycle: under
+    // xiangqi rules the checker must break off, so repeating keeps the extra chariot and the
+    // win. A chess-style draw by repetition would score the cycle about even.
+    let fen = "5k3/R8/5r3/9/9/2r6/9/9/9/3K5 w - - 0 1";
+    let board = played(fen, "a8a9 f9f8 a9a8 f8f9 a8a9");
+    let (best, score) = search_eval(board.clone(), 10);
+    assert_eq!(best, Some(board.parse_move("f9f8").unwrap()));
+    let s = score.unwrap();
+    assert!(s > 500, "the cycle is a win for Black: {s}");
+}

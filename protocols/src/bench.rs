@@ -1,5 +1,8 @@
-//! `tetrarch bench [depth]`: a fixed-depth search of fixed chess positions, whose total node
-//! count is the engine's signature (OpenBench reads the last line, `<N> nodes <M> nps`).
+//! `tetrarch bench [--game chess|xiangqi|draughts] [depth]`: a fixed-depth search of fixed
+//! positions, whose total node count is the engine's signature (OpenBench reads the last line,
+//! `<N> nodes <M> nps`). Chess is the default and its count is the one OpenBench knows;
+//! `--game xiangqi` searches the xiangqi positions below instead (default depth 12), and
+//! `--game draughts` the draughts positions of `hub::bench`.
 //!
 //! Scheme: one thread, a 16 MB table, and a new game (table and histories cleared) before each
 //! position, so the count depends on nothing but the code: the same on every run and machine.
@@ -8,21 +11,52 @@
 //! from run to run (the helpers race for the table).
 //! The positions span openings, middlegames, sharp tactics and
 //! endgames: the project's perft reference positions, middlegames reached by playing
-//! common openings (written out by us and converted to FEN), and composed endgames.
+//! common openings (written out by us and converted to FEN), and composed endgames. The
+//! xiangqi set likewise: the start, positions from the xiangqi perft file, middlegames from
+//! Tetrarch's own games against Fairy-Stockfish (common openings), and endgames.
 
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use clap::Args;
-use tetrarch::game::Notation;
+use tetrarch::game::{Evaluator, Notation};
 use tetrarch::games::chess::eval::ChessEval;
-use tetrarch::games::chess::Board;
+use tetrarch::games::xiangqi::XiangqiEval;
 use tetrarch::limits::Limits;
 use tetrarch::report::{Iteration, Reporter};
 use tetrarch::search::{Engine, Options};
 
 pub const DEFAULT_DEPTH: u32 = 13;
+pub const XIANGQI_DEPTH: u32 = 12;
+
+const XIANGQI_POSITIONS: &[&str] = &[
+    // The start, and perft reference positions (testdata/xiangqi_perft.epd).
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
+    "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+    "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w - - 0 1",
+    // Middlegames from games between Tetrarch and Fairy-Stockfish (central cannon openings).
+    "r1baka2r/9/2n1b2R1/p3n3p/1cp3p2/1C2P4/P1P3P1P/6N2/9/RNBAKAB2 w - - 5 9",
+    "2bak4/4a4/2n1b2R1/4nr3/pcp3p1p/1CP1P4/P3N1P1P/6N2/4A4/2B1KAB2 w - - 7 19",
+    "r2akab1r/9/bcn4c1/p3p3p/2p3pR1/1C7/P1P1P1P1P/4B1N2/4N4/R2AKAB2 w - - 1 9",
+    "3nka3/4a4/b4c1R1/p1P1pr3/8p/6P2/P3P3P/3rB1N2/4N4/2RAKAB2 w - - 3 19",
+    "r1b1kabr1/4a4/4c1n2/p1p1n1p1p/9/4C4/P1P1P1P1P/1R4N2/9/1NBAKAB1R w - - 1 9",
+    "r1b1kab2/2n1a4/4R1n1r/p5p1p/2p6/1c2C2c1/P1P1P1P1P/4C4/9/RNBAKABN1 w - - 13 9",
+    "2bak3C/3ra2R1/c1n1b1c2/p5p1p/9/2P6/P3PrP1P/2N6/1R7/2BAKABN1 w - - 9 19",
+    "1rb1kab1r/4a4/3c2nc1/p3p3p/2pn2p2/C8/P1P1P1P1P/N3C1N2/5R3/2BAKABR1 w - - 16 9",
+    "2b1kab2/4aR3/6n1c/8p/C1p1p1p2/3c5/P1P1P1P1P/N5Nr1/4A4/2BAK1B2 w - - 1 19",
+    // Endgames: chariot against defenders, horse and soldier, cannon and soldiers, chariot
+    // against horse and cannon, and the perft file's chariot-cannon ending.
+    "3aka3/9/4b4/9/9/9/9/9/4A4/R2AK4 w - - 0 1",
+    "4k4/4a4/3a5/9/2P6/9/9/4N4/9/4K4 w - - 0 1",
+    "3k5/9/4ba3/9/9/2P1P4/9/4C4/4A4/3AK4 w - - 0 1",
+    "3akab2/9/2n1b4/9/4c4/9/9/4B4/9/R2AKAB2 w - - 0 1",
+    "5kb2/4a2c1/9/6N2/9/R8/9/1r6C/4A4/4K4 w - - 0 1",
+];
 
 const POSITIONS: &[&str] = &[
     // Perft reference positions (testdata/chess_perft.epd).
@@ -63,44 +97,74 @@ const POSITIONS: &[&str] = &[
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Search depth per position.
+    /// Search depth per position (chess 13, xiangqi 12, draughts 14 by default).
     depth: Option<u32>,
-    /// chess, or draughts (its own positions; default depth 14).
+    /// chess, xiangqi or draughts (each with its own positions).
     #[arg(long, default_value = "chess")]
     game: String,
-    /// Search threads (chess); more than one makes the node count vary between runs.
+    /// Search threads (chess, xiangqi); more than one makes the node count vary between runs.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
-    /// Transposition table size in MB (chess).
+    /// Transposition table size in MB (chess, xiangqi).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
 }
 
 struct Count(Mutex<u64>);
 
-impl Reporter<Board> for Count {
-    fn iteration(&self, info: &Iteration<'_, Board>) {
+impl<P: Notation> Reporter<P> for Count {
+    fn iteration(&self, info: &Iteration<'_, P>) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = info.nodes;
     }
-    fn best_move(
-        &self,
-        _: &Board,
-        _: Option<tetrarch::games::chess::Move>,
-        _: Option<tetrarch::games::chess::Move>,
-    ) {
-    }
+    fn best_move(&self, _: &P, _: Option<P::Move>, _: Option<P::Move>) {}
 }
 
-/// Searches every bench position to `depth`; returns the total nodes and elapsed milliseconds.
+/// Searches every chess bench position to `depth` with `threads` threads and a `hash_mb` table;
+/// returns the total nodes and elapsed milliseconds.
 pub fn bench(
     depth: u32,
     threads: usize,
     hash_mb: usize,
     verbose: bool,
 ) -> Result<(u64, u128), String> {
-    let mut engine = Engine::with_options(
-        Board::start(),
+    bench_positions(
+        POSITIONS,
         ChessEval::default(),
+        depth,
+        threads,
+        hash_mb,
+        verbose,
+    )
+}
+
+/// The same over the xiangqi positions.
+pub fn bench_xiangqi(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    verbose: bool,
+) -> Result<(u64, u128), String> {
+    bench_positions(
+        XIANGQI_POSITIONS,
+        XiangqiEval::default(),
+        depth,
+        threads,
+        hash_mb,
+        verbose,
+    )
+}
+
+fn bench_positions<P: Notation, E: Evaluator<P>>(
+    positions: &[&str],
+    evaluator: E,
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    verbose: bool,
+) -> Result<(u64, u128), String> {
+    let mut engine = Engine::with_options(
+        P::start(),
+        evaluator,
         Options {
             threads,
             hash_mb,
@@ -109,8 +173,8 @@ pub fn bench(
     );
     let start = Instant::now();
     let mut total = 0;
-    for (i, fen) in POSITIONS.iter().enumerate() {
-        let pos = Board::from_text(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+    for (i, fen) in positions.iter().enumerate() {
+        let pos = P::from_text(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.new_game();
         engine.set_position(pos, &[]);
         let count = Arc::new(Count(Mutex::new(0)));
@@ -134,6 +198,11 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             let result = bench(depth, args.threads.into(), args.hash as usize, true);
             (depth, result, POSITIONS.len())
         }
+        "xiangqi" => {
+            let depth = args.depth.unwrap_or(XIANGQI_DEPTH).clamp(1, 64);
+            let result = bench_xiangqi(depth, args.threads.into(), args.hash as usize, true);
+            (depth, result, XIANGQI_POSITIONS.len())
+        }
         "draughts" => {
             let depth = args
                 .depth
@@ -143,7 +212,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             (depth, result, crate::hub::bench::positions())
         }
         other => {
-            eprintln!("tetrarch bench: unknown game '{other}' (try chess or draughts)");
+            eprintln!("tetrarch bench: unknown game '{other}' (try chess, xiangqi or draughts)");
             return ExitCode::FAILURE;
         }
     };

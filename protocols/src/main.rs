@@ -48,7 +48,8 @@ enum Command {
     Hub,
     /// Count the leaf nodes of the legal move tree.
     Perft(perft::PerftArgs),
-    /// Search fixed chess positions to a fixed depth; the last line is `<N> nodes <M> nps`.
+    /// Search fixed chess (or, with --game xiangqi, xiangqi) positions to a fixed depth; the
+    /// last line is `<N> nodes <M> nps`.
     Bench(bench::BenchArgs),
     /// Play draughts over DXP: `--listen [PORT]` (follower) or `--connect HOST:PORT`.
     Dxp(hub::dxp::DxpArgs),

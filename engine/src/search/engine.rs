@@ -247,6 +247,12 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         self.pool = Self::make_pool(&self.position, &self.evaluator, self.options.threads);
     }
 
+    /// What the transposition table holds for a position key, if anything (UCCI's `probe`).
+    /// Scores are as stored: relative to that position (see `score::from_tt`).
+    pub fn probe(&self, key: u64) -> Option<crate::tt::Hit> {
+        self.tt.probe(key)
+    }
+
     /// The legal moves of the current position.
     pub fn legal_moves(&self) -> Vec<P::Move> {
         legal_moves(&self.position)

@@ -18,14 +18,16 @@
 //! Quiescence follows noisy moves (all moves in check) with stand-pat, delta pruning and SEE
 //! pruning where the game supplies them; where the game forces a noisy move
 //! (`Position::noisy_forced`) it does not stand pat, and at the horizon a quiet threat
-//! (`Position::quiet_threat`) buys one ply of quiet moves. Scores use `crate::score`'s mate encoding; draws come
-//! only from the game's `rule_outcome` and `no_move_outcome`, so this file names no game.
+//! (`Position::quiet_threat`) buys one ply of quiet moves; where the game asks for it
+//! (`Position::QUIESCENCE_CHECKS`), a horizon node that stands pat also tries quiet checks.
+//! Scores use `crate::score`'s mate encoding; draws come only from the game's `rule_outcome`
+//! and `no_move_outcome`, so this file names no game.
 
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use crate::game::{Evaluator, Position};
+use crate::game::{Evaluator, GenKind, MoveList, Position};
 use crate::report::{Line, ScoreBound};
 use crate::score::{
     self, from_tt, is_decisive, mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX_PLY,
@@ -989,7 +991,8 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
     }
 
     /// Quiescence. `horizon` marks a node where the main search ended (or a child of a threat
-    /// ply, see below); only there does a quiet threat extend the search.
+    /// ply, see below); only there does a quiet threat extend the search, and only there are
+    /// quiet checks tried in games that ask for them (`Position::QUIESCENCE_CHECKS`).
     fn qsearch<const PV: bool>(
         &mut self,
         mut alpha: Score,
@@ -1131,6 +1134,49 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         break;
                     }
                     alpha = v;
+                }
+            }
+        }
+
+        // Quiet checks (games where mates come through checks that capture nothing): only at
+        // a horizon node that stood pat, only without a cutoff yet, and only checks that do
+        // not hang the checking piece. Their replies are searched as ordinary quiescence.
+        if P::QUIESCENCE_CHECKS && horizon && !no_stand && best < beta {
+            let mut quiets = MoveList::new();
+            self.pos.generate(GenKind::Quiet, &mut quiets);
+            for &m in quiets.iter() {
+                if !self.pos.is_legal(m) || !self.pos.see_ge(m, 0) {
+                    continue;
+                }
+                let idx = self.pos.move_index(m);
+                let undo = self.pos.make(m);
+                if !self.pos.in_check() {
+                    self.pos.unmake(m, undo);
+                    continue;
+                }
+                self.stack[ply].mv = Some(m);
+                self.stack[ply].cont = Some(idx);
+                let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
+                self.pos.unmake(m, undo);
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        best_move = Some(m);
+                        if PV {
+                            let (head, tail) = self.pv.split_at_mut(ply + 1);
+                            let line = &mut head[ply];
+                            line.clear();
+                            line.push(m);
+                            line.extend_from_slice(&tail[0]);
+                        }
+                        if v >= beta {
+                            break;
+                        }
+                        alpha = v;
+                    }
                 }
             }
         }

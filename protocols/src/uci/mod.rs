@@ -1,4 +1,4 @@
-//! The UCI front end (chess; the UCI dialect of xiangqi plugs into the same loop).
+//! The UCI front end: chess, and xiangqi in Fairy-Stockfish's dialect (`UCI_Variant`).
 //!
 //! Scheme: the loop reads lines from the `io::Input` channel (fed by the stdin reader
 //! thread), so it is never blocked by a search: `isready` is answered and `stop` or
@@ -8,6 +8,8 @@
 //! `id` and `option` lines precede `uciok`. Every malformed line is answered with
 //! `info string error: ...` and the session goes on with its state unchanged; an unknown
 //! first token is skipped when a known command follows it (as the UCI text asks).
+//! `setoption name UCI_Variant value xiangqi` ends the current game's driver (stopping its
+//! search) and the next command builds the other game's, at its start position.
 
 mod chess;
 mod format;
@@ -16,12 +18,16 @@ mod options;
 mod session;
 #[cfg(test)]
 mod tests;
+mod xiangqi;
+#[cfg(test)]
+mod xiangqi_tests;
 
 use crate::io::{Input, Output};
 use options::{declaration_line, declarations, split_setoption, Change, Values};
 use session::{Driver, Game};
 
 pub use chess::Chess;
+pub use xiangqi::Xiangqi;
 
 const COMMANDS: [&str; 14] = [
     "uci",
@@ -71,7 +77,12 @@ impl Uci {
     fn driver(&mut self) -> &mut dyn Driver {
         let options = &self.options;
         self.driver
-            .get_or_insert_with(|| Box::new(Game::<Chess>::new(options)))
+            .get_or_insert_with(|| -> Box<dyn Driver> {
+                match options.variant {
+                    "xiangqi" => Box::new(Game::<Xiangqi>::new(options)),
+                    _ => Box::new(Game::<Chess>::new(options)),
+                }
+            })
             .as_mut()
     }
 
@@ -184,7 +195,11 @@ impl Uci {
         if searching
             && matches!(
                 change,
-                Change::Threads | Change::Hash | Change::Strength | Change::Params
+                Change::Threads
+                    | Change::Hash
+                    | Change::Strength
+                    | Change::Params
+                    | Change::Variant
             )
         {
             return self.error(&format!("{name} cannot change during a search"));
@@ -216,6 +231,14 @@ impl Uci {
             Change::ClearHash => {
                 if let Some(d) = self.driver.as_mut() {
                     d.clear_hash();
+                }
+            }
+            Change::Variant => {
+                // A new game: the old one's engine goes (after its search, if any, has
+                // reported), and the next command builds the new one at its start.
+                if let Some(mut d) = self.driver.take() {
+                    d.stop();
+                    d.wait();
                 }
             }
             Change::Note(text) => self.out.line(&format!("info string {text}")),

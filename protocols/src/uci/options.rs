@@ -14,9 +14,17 @@ use tetrarch::search::params::{Params, TUNABLE};
 #[derive(Clone, Debug)]
 pub enum Kind {
     Check(bool),
-    Spin { default: i64, min: i64, max: i64 },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
     Button,
     Str(&'static str),
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
 }
 
 /// One declared option.
@@ -29,6 +37,9 @@ pub struct Decl {
 /// The lowest and highest `UCI_Elo` the strength limiter offers.
 pub const ELO_MIN: i64 = 1320;
 pub const ELO_MAX: i64 = 2300;
+
+/// The games `UCI_Variant` offers, by their Fairy-Stockfish names; the first is the default.
+pub const VARIANTS: &[&str] = &["chess", "xiangqi"];
 
 pub fn declarations() -> Vec<Decl> {
     use Kind::*;
@@ -102,6 +113,13 @@ pub fn declarations() -> Vec<Decl> {
             kind: Check(false),
         },
         Decl {
+            name: "UCI_Variant",
+            kind: Combo {
+                default: VARIANTS[0],
+                vars: VARIANTS,
+            },
+        },
+        Decl {
             name: "SyzygyPath",
             kind: Str(""),
         },
@@ -152,6 +170,14 @@ pub fn declaration_line(d: &Decl) -> String {
             d.name,
             if v.is_empty() { "<empty>" } else { v }
         ),
+        Kind::Combo { default, vars } => {
+            let mut line = format!("option name {} type combo default {default}", d.name);
+            for v in *vars {
+                line.push_str(" var ");
+                line.push_str(v);
+            }
+            line
+        }
     }
 }
 
@@ -168,6 +194,8 @@ pub struct Values {
     pub elo: i64,
     pub show_wdl: bool,
     pub chess960: bool,
+    /// The game the session plays (`UCI_Variant`), one of [`VARIANTS`].
+    pub variant: &'static str,
     pub syzygy_path: String,
     pub syzygy_probe_depth: i64,
     pub syzygy_probe_limit: i64,
@@ -188,6 +216,7 @@ impl Default for Values {
             elo: ELO_MIN,
             show_wdl: false,
             chess960: false,
+            variant: VARIANTS[0],
             syzygy_path: String::new(),
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
@@ -204,6 +233,8 @@ pub enum Change {
     ClearHash,
     Strength,
     Chess960,
+    /// `UCI_Variant` named another game: the session switches to it.
+    Variant,
     /// A search parameter (`tuning` builds).
     Params,
     /// Stored; nothing else to do.
@@ -301,6 +332,21 @@ impl Values {
                 self.chess960 = check(decl.name, value)?;
                 Change::Chess960
             }
+            "UCI_Variant" => {
+                let v = value.unwrap_or("");
+                let Some(&game) = VARIANTS.iter().find(|g| g.eq_ignore_ascii_case(v)) else {
+                    return Err(format!(
+                        "UCI_Variant '{v}' is not supported (one of: {})",
+                        VARIANTS.join(", ")
+                    ));
+                };
+                if game == self.variant {
+                    Change::Stored
+                } else {
+                    self.variant = game;
+                    Change::Variant
+                }
+            }
             "SyzygyPath" => {
                 let v = value.unwrap_or("");
                 let v = if v == "<empty>" { "" } else { v };
@@ -384,6 +430,22 @@ mod tests {
             ("SyzygyPath".to_string(), Some(String::new()))
         );
         assert!(split_setoption("value 3").is_err());
+    }
+
+    #[test]
+    fn variant_is_a_combo_of_the_games() {
+        let decls = declarations();
+        let d = decls.iter().find(|d| d.name == "UCI_Variant").unwrap();
+        assert_eq!(
+            declaration_line(d),
+            "option name UCI_Variant type combo default chess var chess var xiangqi"
+        );
+        let mut v = Values::default();
+        assert_eq!(v.set("UCI_Variant", Some("chess")), Ok(Change::Stored));
+        assert_eq!(v.set("uci_variant", Some("Xiangqi")), Ok(Change::Variant));
+        assert_eq!(v.variant, "xiangqi");
+        assert!(v.set("UCI_Variant", Some("shogi")).is_err());
+        assert_eq!(v.variant, "xiangqi");
     }
 
     #[test]

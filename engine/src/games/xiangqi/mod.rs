@@ -13,6 +13,7 @@
 
 mod board;
 mod chase;
+pub mod eval;
 mod fen;
 mod geometry;
 mod movegen;
@@ -22,9 +23,12 @@ mod piece;
 mod position;
 mod rules;
 mod see;
+pub mod weights;
+mod weights_fitted;
 mod zobrist;
 
 pub use board::{Board, MoveStyle, Undo, DEFAULT_MOVE_LIMIT};
+pub use eval::XiangqiEval;
 pub use fen::START_FEN;
 pub use geometry::Square;
 pub use moves::Move;

@@ -25,6 +25,7 @@ impl Position for Board {
     const NULL_MOVE_OK: bool = true;
     const HAS_CHECKS: bool = true;
     const MOVE_INDEX_SPACE: usize = MOVE_INDEX_SPACE;
+    const QUIESCENCE_CHECKS: bool = true;
 
     #[inline]
     fn side_to_move(&self) -> Side {
