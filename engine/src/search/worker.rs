@@ -892,11 +892,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 if v > alpha {
                     best_move = Some(m);
                     if PV && !root {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(m);
-                        line.extend_from_slice(&tail[0]);
+                        self.update_pv(ply, m);
                     }
                     if v >= beta {
                         self.stack[ply].cutoffs += 1;
@@ -988,6 +984,15 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         for &n in noisies {
             self.hist.update_noisy(side, n, -bonus);
         }
+    }
+
+    /// A new best move `m` at `ply`: its line becomes `m` followed by the child's line.
+    fn update_pv(&mut self, ply: usize, m: P::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
     }
 
     /// Quiescence. `horizon` marks a node where the main search ended (or a child of a threat
@@ -1124,11 +1129,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 if v > alpha {
                     best_move = Some(m);
                     if PV {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(m);
-                        line.extend_from_slice(&tail[0]);
+                        self.update_pv(ply, m);
                     }
                     if v >= beta {
                         break;
@@ -1166,11 +1167,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     if v > alpha {
                         best_move = Some(m);
                         if PV {
-                            let (head, tail) = self.pv.split_at_mut(ply + 1);
-                            let line = &mut head[ply];
-                            line.clear();
-                            line.push(m);
-                            line.extend_from_slice(&tail[0]);
+                            self.update_pv(ply, m);
                         }
                         if v >= beta {
                             break;
