@@ -109,6 +109,38 @@ impl Captured {
     }
 }
 
+/// Transcript-test helpers over the captured lines: each test session keeps a count of the
+/// lines it has read.
+#[cfg(test)]
+impl Captured {
+    /// The lines written after the first `*seen`; advances `*seen` past them.
+    pub fn lines_since(&self, seen: &mut usize) -> Vec<String> {
+        let text = self.text();
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let new = lines[(*seen).min(lines.len())..].to_vec();
+        *seen = lines.len();
+        new
+    }
+
+    /// Reads new lines until one satisfies `done` and returns all of them; fails the test after
+    /// 60 s without such a line.
+    pub fn wait_for(&self, seen: &mut usize, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let start = std::time::Instant::now();
+        let mut got = Vec::new();
+        loop {
+            got.extend(self.lines_since(seen));
+            if got.iter().any(|l| done(l)) {
+                return got;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "no final line: {got:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    }
+}
+
 #[cfg_attr(not(test), allow(dead_code))]
 struct SharedBuf(Arc<Mutex<Vec<u8>>>);
 

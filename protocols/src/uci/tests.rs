@@ -27,28 +27,13 @@ impl Session {
 
     /// Lines written since the last call.
     fn take(&mut self) -> Vec<String> {
-        let text = self.cap.text();
-        let lines: Vec<String> = text.lines().map(str::to_string).collect();
-        let new = lines[self.seen..].to_vec();
-        self.seen = lines.len();
-        new
+        self.cap.lines_since(&mut self.seen)
     }
 
     /// Waits for a `bestmove` line and returns everything up to it.
     fn until_bestmove(&mut self) -> Vec<String> {
-        let start = Instant::now();
-        let mut got = Vec::new();
-        loop {
-            got.extend(self.take());
-            if got.iter().any(|l| l.starts_with("bestmove")) {
-                return got;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "no bestmove: {got:?}"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        self.cap
+            .wait_for(&mut self.seen, |l| l.starts_with("bestmove"))
     }
 }
 

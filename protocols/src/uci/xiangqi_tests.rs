@@ -1,6 +1,6 @@
 //! Transcript tests of xiangqi over UCI (Fairy-Stockfish's dialect, `UCI_Variant` = xiangqi).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tetrarch::game::{Notation, Position, Verdict};
 use tetrarch::games::xiangqi::{Board, MoveStyle};
@@ -33,27 +33,12 @@ impl Session {
     }
 
     fn take(&mut self) -> Vec<String> {
-        let text = self.cap.text();
-        let lines: Vec<String> = text.lines().map(str::to_string).collect();
-        let new = lines[self.seen..].to_vec();
-        self.seen = lines.len();
-        new
+        self.cap.lines_since(&mut self.seen)
     }
 
     fn until_bestmove(&mut self) -> Vec<String> {
-        let start = Instant::now();
-        let mut got = Vec::new();
-        loop {
-            got.extend(self.take());
-            if got.iter().any(|l| l.starts_with("bestmove")) {
-                return got;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "no bestmove: {got:?}"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        self.cap
+            .wait_for(&mut self.seen, |l| l.starts_with("bestmove"))
     }
 }
 
