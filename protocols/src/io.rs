@@ -109,6 +109,38 @@ impl Captured {
     }
 }
 
+/// Input for in-process transcript tests: each message sent arrives as soon as it is sent, and
+/// the input ends when the sender is dropped (as a pipe that stays open until then).
+#[cfg(test)]
+impl Input {
+    pub fn fed() -> (channel::Sender<Vec<u8>>, Input) {
+        struct Fed {
+            rx: Receiver<Vec<u8>>,
+            buf: Vec<u8>,
+        }
+        impl io::Read for Fed {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                if self.buf.is_empty() {
+                    match self.rx.recv() {
+                        Ok(b) => self.buf = b,
+                        Err(_) => return Ok(0),
+                    }
+                }
+                let n = out.len().min(self.buf.len());
+                out[..n].copy_from_slice(&self.buf[..n]);
+                self.buf.drain(..n);
+                Ok(n)
+            }
+        }
+        let (tx, rx) = channel::unbounded();
+        let input = Input::from_reader(Fed {
+            rx,
+            buf: Vec::new(),
+        });
+        (tx, input)
+    }
+}
+
 /// Transcript-test helpers over the captured lines: each test session keeps a count of the
 /// lines it has read.
 #[cfg(test)]

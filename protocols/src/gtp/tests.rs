@@ -1,36 +1,13 @@
 //! GTP transcripts, in process: a session runs on its own thread, reading lines that the test
 //! feeds with pauses (so analysis has time to stream), and writing into a captured output.
 
-use std::io::Read;
 use std::thread;
 use std::time::Duration;
 
-use crossbeam::channel::{self, Receiver, Sender};
+use crossbeam::channel::Sender;
 
 use super::{run_with, starts_session, GtpArgs};
 use crate::io::{Input, Output};
-
-/// A byte source fed from a channel: each message is delivered when it arrives, and the end
-/// of input comes when the sender is dropped.
-struct Feed {
-    rx: Receiver<Vec<u8>>,
-    buf: Vec<u8>,
-}
-
-impl Read for Feed {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.buf.is_empty() {
-            match self.rx.recv() {
-                Ok(b) => self.buf = b,
-                Err(_) => return Ok(0),
-            }
-        }
-        let n = out.len().min(self.buf.len());
-        out[..n].copy_from_slice(&self.buf[..n]);
-        self.buf.drain(..n);
-        Ok(n)
-    }
-}
 
 struct Gtp {
     tx: Option<Sender<Vec<u8>>>,
@@ -40,12 +17,8 @@ struct Gtp {
 
 impl Gtp {
     fn start(args: GtpArgs) -> Gtp {
-        let (tx, rx) = channel::unbounded();
+        let (tx, input) = Input::fed();
         let (out, cap) = Output::capture();
-        let input = Input::from_reader(Feed {
-            rx,
-            buf: Vec::new(),
-        });
         let handle = thread::spawn(move || run_with(input, out, None, &args));
         Gtp {
             tx: Some(tx),

@@ -1,36 +1,14 @@
 //! Hub transcripts: a session run in-process on a pipe of input lines, its output captured and
 //! checked line by line.
 
-use std::io::Read;
 use std::time::{Duration, Instant};
 
-use crossbeam::channel::{self, Receiver, Sender};
+use crossbeam::channel::{self, Sender};
 use tetrarch::game::{Notation, Position};
 use tetrarch::games::draughts::Board;
 
 use super::*;
 use crate::io::{Captured, Input, Output};
-
-/// Input that stays open until the test drops its sender.
-struct Pipe {
-    rx: Receiver<Vec<u8>>,
-    buf: Vec<u8>,
-}
-
-impl Read for Pipe {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.buf.is_empty() {
-            match self.rx.recv() {
-                Ok(b) => self.buf = b,
-                Err(_) => return Ok(0),
-            }
-        }
-        let n = out.len().min(self.buf.len());
-        out[..n].copy_from_slice(&self.buf[..n]);
-        self.buf.drain(..n);
-        Ok(n)
-    }
-}
 
 struct Hub {
     tx: Option<Sender<Vec<u8>>>,
@@ -40,12 +18,8 @@ struct Hub {
 
 impl Hub {
     fn start() -> Hub {
-        let (tx, rx) = channel::unbounded();
+        let (tx, input) = Input::fed();
         let (out, cap) = Output::capture();
-        let input = Input::from_reader(Pipe {
-            rx,
-            buf: Vec::new(),
-        });
         let thread = std::thread::spawn(move || run(input, out, None));
         Hub {
             tx: Some(tx),
