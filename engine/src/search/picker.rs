@@ -5,7 +5,7 @@
 //! noisy moves by MVV/LVA corrected by capture history, those that lose material by static
 //! exchange set aside; then the two killers and the countermove (checked for pseudo-legality,
 //! since they come from other positions); then quiet moves by butterfly and continuation
-//! history; then the set-aside losing noisy moves. Quiescence uses only the table move and the
+//! history (the first few picked by selection, the rest sorted only when reached); then the set-aside losing noisy moves. Quiescence uses only the table move and the
 //! noisy stage. Moves already returned by an earlier stage are skipped when regenerated. The
 //! picker yields pseudo-legal moves; the caller checks legality.
 
@@ -47,6 +47,8 @@ pub struct Picker<M> {
     cont: ContPrev,
     /// Whether noisy moves that lose material by SEE wait until after the quiet moves.
     see_sort: bool,
+    /// Whether the quiet moves from `next` on are already in order.
+    quiets_sorted: bool,
 }
 
 impl<M: Copy + Eq> Picker<M> {
@@ -70,6 +72,7 @@ impl<M: Copy + Eq> Picker<M> {
             skip_quiets: false,
             cont,
             see_sort: true,
+            quiets_sorted: false,
         }
     }
 
@@ -89,6 +92,7 @@ impl<M: Copy + Eq> Picker<M> {
             skip_quiets: false,
             cont,
             see_sort: false,
+            quiets_sorted: false,
         }
     }
 
@@ -189,19 +193,11 @@ impl<M: Copy + Eq> Picker<M> {
                             + hist.cont(self.cont[2], idx) / 2;
                         self.moves.push((m, score));
                     }
-                    // Insertion sort, best first, stable for equal scores.
-                    for i in 1..self.moves.len() {
-                        let x = self.moves[i];
-                        let mut j = i;
-                        while j > 0 && self.moves[j - 1].1 < x.1 {
-                            self.moves[j] = self.moves[j - 1];
-                            j -= 1;
-                        }
-                        self.moves[j] = x;
-                    }
+                    self.quiets_sorted = false;
                 }
                 Stage::Quiet => {
                     if !self.skip_quiets && self.next < self.moves.len() {
+                        self.order_next_quiet();
                         self.next += 1;
                         return Some(self.moves[self.next - 1].0);
                     }
@@ -216,6 +212,38 @@ impl<M: Copy + Eq> Picker<M> {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+
+    /// Puts the next quiet move in place, in the order of a stable sort by score, best first.
+    /// Most nodes cut off (or prune the remaining quiets) after a few of them, so the first
+    /// few are found by selection, rotated into place so that the rest keep their generated
+    /// order; only a node that goes on past them pays for sorting the remainder.
+    fn order_next_quiet(&mut self) {
+        const SELECT_FIRST: usize = 4;
+        if self.quiets_sorted {
+            return;
+        }
+        let rest = &mut self.moves[self.next..];
+        if self.next < SELECT_FIRST {
+            let mut best = 0;
+            for i in 1..rest.len() {
+                if rest[i].1 > rest[best].1 {
+                    best = i;
+                }
+            }
+            rest[..=best].rotate_right(1);
+        } else {
+            for i in 1..rest.len() {
+                let x = rest[i];
+                let mut j = i;
+                while j > 0 && rest[j - 1].1 < x.1 {
+                    rest[j] = rest[j - 1];
+                    j -= 1;
+                }
+                rest[j] = x;
+            }
+            self.quiets_sorted = true;
         }
     }
 
