@@ -286,6 +286,14 @@ pub trait Position: Clone + Send + Sync + 'static {
         moves.iter().any(|&m| self.is_legal(m))
     }
 
+    /// A key of the slow-changing part of the position (chess: the pawns), under which the
+    /// search learns how far its static evaluation tends to be off (correction history).
+    /// `None`, the default, leaves static evaluations uncorrected.
+    #[inline]
+    fn structure_key(&self) -> Option<u64> {
+        None
+    }
+
     /// A dense index of the move below [`MOVE_INDEX_SPACE`](Position::MOVE_INDEX_SPACE) for
     /// history and countermove tables (for example piece and target square).
     fn move_index(&self, m: Self::Move) -> usize;

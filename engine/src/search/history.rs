@@ -5,7 +5,10 @@
 //! corrects MVV/LVA for noisy moves; *continuation* history scores a quiet move by the move
 //! played one, two and four plies before it (one table, indexed by the pair of indices), when
 //! the index space is small enough for the pair table to stay in a few megabytes; the
-//! *countermove* table remembers the quiet reply that refuted each move. Updates use "history
+//! *countermove* table remembers the quiet reply that refuted each move. *Correction* history
+//! is not about moves: per side and per bucket of the game's structure key (chess pawns), a
+//! running average of how far searches found the static evaluation off, added to later
+//! static evaluations of positions with that structure. Updates use "history
 //! gravity": `h += bonus - h * |bonus| / MAX`, which keeps every entry inside `±MAX` and lets
 //! old knowledge decay as new bonuses arrive. Tables live as long as the thread and are cleared
 //! on a new game.
@@ -16,6 +19,12 @@ use crate::game::Side;
 pub const MAX_HISTORY: i32 = 16_384;
 /// Largest index space for which the continuation pair table is kept (its size is the square).
 const MAX_CONT_SPACE: usize = 1600;
+/// Buckets of the correction table per side (a power of two).
+const CORRECTION_BUCKETS: usize = 16_384;
+/// Correction entries are fixed point, in 1/GRAIN of an evaluation unit.
+const CORRECTION_GRAIN: i32 = 256;
+/// Largest correction, in evaluation units (a chess pawn is about 100).
+const CORRECTION_MAX: i32 = 96;
 
 /// The learned tables of one thread. `M` is the game's move type (for countermoves).
 pub struct History<M> {
@@ -24,6 +33,7 @@ pub struct History<M> {
     capture: Vec<i16>,
     cont: Vec<i16>,
     counter: Vec<Option<M>>,
+    correction: Vec<i32>,
 }
 
 #[inline]
@@ -46,6 +56,7 @@ impl<M: Copy> History<M> {
             capture: vec![0; 2 * space],
             cont: vec![0; cont_len],
             counter: vec![None; space],
+            correction: vec![0; 2 * CORRECTION_BUCKETS],
         }
     }
 
@@ -54,6 +65,7 @@ impl<M: Copy> History<M> {
         self.capture.fill(0);
         self.cont.fill(0);
         self.counter.fill(None);
+        self.correction.fill(0);
     }
 
     /// Whether continuation history is kept for this game.
@@ -101,6 +113,31 @@ impl<M: Copy> History<M> {
     }
 
     #[inline]
+    fn correction_slot(side: Side, key: u64) -> usize {
+        side.index() * CORRECTION_BUCKETS + (key as usize & (CORRECTION_BUCKETS - 1))
+    }
+
+    /// What to add to a static evaluation of `side` to move in structure `key`.
+    #[inline]
+    pub fn correction(&self, side: Side, key: u64) -> i32 {
+        self.correction[Self::correction_slot(side, key)] / CORRECTION_GRAIN
+    }
+
+    /// A search at `depth` found the position `diff` better than its corrected static
+    /// evaluation: move the bucket's average towards it, deeper searches weighing more.
+    #[inline]
+    pub fn update_correction(&mut self, side: Side, key: u64, diff: i32, depth: i32) {
+        let weight = (depth + 1).clamp(1, 16);
+        let e = &mut self.correction[Self::correction_slot(side, key)];
+        let target = (*e / CORRECTION_GRAIN + diff).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        let v = (*e * (256 - weight) + target * CORRECTION_GRAIN * weight) / 256;
+        *e = v.clamp(
+            -CORRECTION_MAX * CORRECTION_GRAIN,
+            CORRECTION_MAX * CORRECTION_GRAIN,
+        );
+    }
+
+    #[inline]
     pub fn counter(&self, prev: Option<usize>) -> Option<M> {
         prev.and_then(|p| self.counter[p])
     }
@@ -134,5 +171,27 @@ mod tests {
         assert!(h.cont(Some(2), 5) >= -MAX_HISTORY);
         assert!(h.cont(Some(2), 5) < -15_000);
         assert_eq!(h.cont(None, 5), 0);
+    }
+
+    #[test]
+    fn corrections_follow_the_search_and_stay_bounded() {
+        let mut h: History<u8> = History::new(10);
+        assert_eq!(h.correction(Side::First, 77), 0);
+        // The search keeps finding this structure 40 better than the corrected evaluation
+        // says, until the correction has absorbed the difference.
+        for _ in 0..400 {
+            let off = 40 - h.correction(Side::First, 77);
+            h.update_correction(Side::First, 77, off, 10);
+        }
+        let c = h.correction(Side::First, 77);
+        assert!((35..=40).contains(&c), "{c}");
+        assert_eq!(h.correction(Side::Second, 77), 0);
+        for _ in 0..1000 {
+            h.update_correction(Side::Second, 5, -10_000, 20);
+        }
+        let c = h.correction(Side::Second, 5);
+        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 4).contains(&c), "{c}");
+        h.clear();
+        assert_eq!(h.correction(Side::First, 77), 0);
     }
 }

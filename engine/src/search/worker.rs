@@ -64,7 +64,9 @@ struct Frame<M> {
     mv: Option<M>,
     /// Its history index (`None` for a null move).
     cont: Option<usize>,
+    /// Static evaluation, corrected (`NO_EVAL` in check), and as the evaluator gave it.
     eval: Score,
+    raw_eval: Score,
     excluded: Option<M>,
     killers: [Option<M>; 2],
     double_ext: i32,
@@ -77,6 +79,7 @@ impl<M> Default for Frame<M> {
             mv: None,
             cont: None,
             eval: NO_EVAL,
+            raw_eval: NO_EVAL,
             excluded: None,
             killers: [None, None],
             double_ext: 0,
@@ -423,6 +426,17 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         self.eval.evaluate(&self.pos).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
+    /// A raw static evaluation corrected by the correction history of the position's structure.
+    #[inline]
+    fn corrected(&self, raw: Score) -> Score {
+        match self.pos.structure_key() {
+            Some(k) => {
+                (raw + self.hist.correction(self.pos.side_to_move(), k)).clamp(-MAX_EVAL, MAX_EVAL)
+            }
+            None => raw,
+        }
+    }
+
     fn search<const PV: bool>(
         &mut self,
         mut alpha: Score,
@@ -515,16 +529,20 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
         }
 
-        // Static evaluation.
+        // Static evaluation: `raw_eval` as the evaluator gives it (what the table keeps),
+        // `static_eval` corrected by what searches of similar structures found.
         let raw_eval;
+        let static_eval;
         let mut eval;
         if in_check {
             raw_eval = NO_EVAL;
+            static_eval = NO_EVAL;
             eval = NO_EVAL;
             self.stack[ply].eval = NO_EVAL;
         } else if excluded.is_some() {
-            raw_eval = self.stack[ply].eval;
-            eval = raw_eval;
+            raw_eval = self.stack[ply].raw_eval;
+            static_eval = self.stack[ply].eval;
+            eval = static_eval;
         } else {
             raw_eval = match hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
@@ -537,8 +555,10 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     e
                 }
             };
-            self.stack[ply].eval = raw_eval;
-            eval = raw_eval;
+            static_eval = self.corrected(raw_eval);
+            self.stack[ply].raw_eval = raw_eval;
+            self.stack[ply].eval = static_eval;
+            eval = static_eval;
             // The table score is a better estimate when its bound points the right way.
             if let (Some(h), Some(s)) = (hit, tt_score) {
                 if !is_decisive(s)
@@ -555,11 +575,11 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let improving = !in_check
             && ply >= 2
             && if self.stack[ply - 2].eval != NO_EVAL {
-                raw_eval > self.stack[ply - 2].eval
+                static_eval > self.stack[ply - 2].eval
             } else {
                 ply >= 4
                     && self.stack[ply - 4].eval != NO_EVAL
-                    && raw_eval > self.stack[ply - 4].eval
+                    && static_eval > self.stack[ply - 4].eval
             };
         self.stack[ply + 1].killers = [None, None];
         self.stack[ply + 1].excluded = None;
@@ -591,7 +611,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 && depth >= p.nmp_min_depth
                 && ply >= self.nmp_min_ply
                 && eval >= beta
-                && raw_eval >= beta - 20 * depth + 180
+                && static_eval >= beta - 20 * depth + 180
                 && !is_decisive(beta)
                 && (ply == 0 || self.stack[ply - 1].mv.is_some())
                 && self.pos.null_move_sound()
@@ -633,7 +653,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 while let Some(m) = picker.next(&self.pos, &self.hist) {
                     if Some(m) == excluded
                         || !self.pos.is_legal(m)
-                        || !self.pos.see_ge(m, pc_beta - raw_eval)
+                        || !self.pos.see_ge(m, pc_beta - static_eval)
                     {
                         continue;
                     }
@@ -931,6 +951,20 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             } else {
                 Bound::Upper
             };
+            // Learn how far the static evaluation was off, when the search result says so
+            // (a bound on the wrong side of it says nothing) and no capture decided it.
+            if static_eval != NO_EVAL
+                && !is_decisive(best)
+                && best_move.is_none_or(|m| !self.pos.is_noisy(m))
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                if let Some(k) = self.pos.structure_key() {
+                    let side = self.pos.side_to_move();
+                    self.hist
+                        .update_correction(side, k, best - static_eval, depth);
+                }
+            }
             self.tt.store(
                 key,
                 best_move.map(P::pack),
@@ -1061,7 +1095,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.evaluate(),
             };
-            best = raw_eval;
+            best = self.corrected(raw_eval);
             if let (Some(h), Some(s)) = (hit, tt_score) {
                 if !is_decisive(s)
                     && match h.bound {

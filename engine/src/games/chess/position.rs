@@ -30,6 +30,12 @@ impl Position for Board {
         self.key
     }
 
+    /// The pawns: the structure that most decides how far the static evaluation errs.
+    #[inline(always)]
+    fn structure_key(&self) -> Option<u64> {
+        Some(self.pawn_key)
+    }
+
     #[inline]
     fn generate(&self, kind: GenKind, out: &mut MoveList<Move>) {
         self.generate_into(kind, &mut ListSink(out));
