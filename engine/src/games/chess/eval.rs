@@ -18,7 +18,7 @@ use std::sync::Arc;
 use once_cell::sync::Lazy;
 
 use super::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
-use super::bitboard::{file_bb, squares, Bitboard, DARK_SQUARES, FILE_A, FILE_H};
+use super::bitboard::{file_bb, squares, Bitboard, DARK_SQUARES, FILE_A, FILE_H, RANK_3, RANK_6};
 use super::board::Board;
 use super::types::{Color, PieceKind, Square};
 use super::weights::{Weights, DANGER_CAP, DANGER_DIV, S};
@@ -387,6 +387,8 @@ impl ChessEval {
         let w = &*self.w;
         let m = &*MASKS;
         let occ = b.occupied();
+        let all_pawns =
+            b.pieces(Color::White, PieceKind::Pawn) | b.pieces(Color::Black, PieceKind::Pawn);
         let mut sides = [Side::default(), Side::default()];
 
         let pawn_att = [
@@ -428,6 +430,9 @@ impl ChessEval {
                 {
                     acc.add(us, &w.knight_outpost, 1);
                 }
+                if push(sq.bb(), us) & all_pawns != 0 {
+                    acc.add(us, &w.minor_behind_pawn, 1);
+                }
                 if a & zone != 0 {
                     side.king_attackers += 1;
                     let reach = 4 * (a & zone).count_ones() as i32;
@@ -447,6 +452,16 @@ impl ChessEval {
                 let bad = (own_pawns & same_colour).count_ones() as i32;
                 if bad != 0 {
                     acc.add(us, &w.bishop_bad_pawns, bad);
+                }
+                let r = rel_rank(sq, us);
+                if (3..=5).contains(&r)
+                    && pawn_att[u] & sq.bb() != 0
+                    && their_pawns & m.attack_span[u][sq.index()] == 0
+                {
+                    acc.add(us, &w.bishop_outpost, 1);
+                }
+                if push(sq.bb(), us) & all_pawns != 0 {
+                    acc.add(us, &w.minor_behind_pawn, 1);
                 }
                 if a & zone != 0 {
                     side.king_attackers += 1;
@@ -545,6 +560,25 @@ impl ChessEval {
                 }
             }
 
+            // Safe pawn pushes (one or two squares) that would attack a piece.
+            let own_pawns = b.pieces(us, PieceKind::Pawn);
+            let third = if us == Color::White { RANK_3 } else { RANK_6 };
+            let single = push(own_pawns, us) & !occ;
+            let pushes = (single | (push(single & third, us) & !occ))
+                & !pawn_att[t]
+                & (sides[u].all | !sides[t].all);
+            let pieces = b.color_bb(them) & !their_pawns & !b.pieces(them, PieceKind::King);
+            let by_push = (pawn_attacks_bb(pushes, us) & pieces).count_ones() as i32;
+            if by_push != 0 {
+                acc.add(us, &w.threat_push, by_push);
+            }
+            let by_king =
+                (sides[u].by_kind[PieceKind::King.index()] & b.color_bb(them) & !sides[t].all)
+                    .count_ones();
+            if by_king != 0 {
+                acc.add(us, &w.threat_by_king, by_king as i32);
+            }
+
             // King danger for them: quadratic in the attack units.
             let ksq = their_king;
             let zone = m.king_zone[t][ksq.index()];
@@ -601,6 +635,18 @@ impl ChessEval {
                     d as usize
                 };
                 acc.add(us, &w.shelter[idx], 1);
+                let storm = their_pawns & shift_files(m.forward[u][ksq_own.index()], f - kf);
+                let storm_idx = if storm == 0 {
+                    0
+                } else {
+                    let nearest = if us == Color::White {
+                        Square::new(storm.trailing_zeros() as u8)
+                    } else {
+                        Square::new(63 - storm.leading_zeros() as u8)
+                    };
+                    rel_rank(nearest, us)
+                };
+                acc.add(us, &w.storm[storm_idx], 1);
                 if own_pawns & file == 0 {
                     acc.add(us, &w.king_open_file, 1);
                     if their_pawns & file == 0 {

@@ -103,6 +103,11 @@ impl Weights {
             king_zone_weak: S(12, 0),
             shelter: [S(-20, 21), S(11, -7), S(8, -3), S(6, -19), S(12, -17), S(1, -3), S(0, -1), S(0, 0)],
             king_open_file: S(-3, -14),
+            bishop_outpost: S(0, 0),
+            minor_behind_pawn: S(0, 0),
+            threat_push: S(0, 0),
+            threat_by_king: S(0, 0),
+            storm: [S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0)],
             tempo: S(27, 11),
         }
     }

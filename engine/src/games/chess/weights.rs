@@ -105,6 +105,17 @@ pub struct Weights {
     pub king_zone_weak: S,
     pub shelter: [S; 8],
     pub king_open_file: S,
+    /// A bishop on a pawn-guarded square no enemy pawn can challenge.
+    pub bishop_outpost: S,
+    /// A knight or bishop with a pawn right in front of it.
+    pub minor_behind_pawn: S,
+    /// A safe pawn push that would attack an enemy piece.
+    pub threat_push: S,
+    /// An undefended enemy piece or pawn next to our king.
+    pub threat_by_king: S,
+    /// An enemy pawn storming our king, per file next to it, by its rank from our side
+    /// (index 0: no enemy pawn in front of the king on that file).
+    pub storm: [S; 8],
     pub tempo: S,
 }
 
@@ -286,6 +297,20 @@ impl Weights {
                 S(0, 0),
             ],
             king_open_file: S(-18, 0),
+            bishop_outpost: S(14, 6),
+            minor_behind_pawn: S(10, 2),
+            threat_push: S(30, 20),
+            threat_by_king: S(10, 30),
+            storm: [
+                S(0, 0),
+                S(0, 0),
+                S(-30, 0),
+                S(-20, 0),
+                S(-8, 0),
+                S(0, 0),
+                S(0, 0),
+                S(0, 0),
+            ],
             tempo: S(18, 8),
         }
     }
@@ -339,6 +364,11 @@ impl Weights {
         one!(king_zone_weak);
         many!(shelter);
         one!(king_open_file);
+        one!(bishop_outpost);
+        one!(minor_behind_pawn);
+        one!(threat_push);
+        one!(threat_by_king);
+        many!(storm);
         one!(tempo);
     }
 
@@ -454,6 +484,11 @@ impl Weights {
             king_zone_weak: S(19, 0),
             shelter: [S(1, 31), S(22, 7), S(5, -6), S(-4, -17), S(-5, -7), S(1, -3), S(-1, 0), S(0, 0)],
             king_open_file: S(-5, -18),
+            bishop_outpost: S(0, 0),
+            minor_behind_pawn: S(0, 0),
+            threat_push: S(0, 0),
+            threat_by_king: S(0, 0),
+            storm: [S(0, 0); 8],
             tempo: S(54, 29),
         }
     }
