@@ -15,6 +15,7 @@ use tetrarch::game::{Notation, Side};
 use tetrarch::games::chess::eval::ChessEval;
 use tetrarch::games::chess::Board;
 use tetrarch::games::draughts;
+use tetrarch::games::xiangqi::{self, XiangqiEval};
 use tetrarch::linear::LinearEval;
 
 use crate::datagen::{self, DatagenConfig};
@@ -92,7 +93,7 @@ tetrarch-tune datagen: self-play games at a fixed node count, written as positio
 search score and the game result, one `FEN | score | result` line per quiet position (score
 and result from the first player's view). Resumable: run the same command again to continue.
 
-  -game chess|draughts     the game (xiangqi when its evaluation lands)
+  -game chess|xiangqi|draughts   the game
   -out FILE                the data file (FILE.progress records what it holds)
   -games N                 games in the file when done (default 100)
   -nodes N                 nodes per move (default 5000)
@@ -150,6 +151,8 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
     a.finish()?;
     let summary = match game.as_str() {
         "chess" => datagen::run::<Board, ChessEval>(&cfg, ChessEval::default())?,
+        // Xiangqi plays with the search parameters its UCCI and UCI engines use (the defaults).
+        "xiangqi" => datagen::run::<xiangqi::Board, XiangqiEval>(&cfg, XiangqiEval::default())?,
         "draughts" => {
             cfg.params = draughts::SEARCH_PARAMS;
             datagen::run::<draughts::Board, draughts::Eval>(&cfg, draughts::Eval::default())?
@@ -192,7 +195,7 @@ tetrarch-tune texel: fits the evaluation's weights to the results of `datagen` f
 minimising the squared difference between sigmoid(K * eval) and the result, then writes the
 table back as the game's Rust source.
 
-  -game chess|draughts     the game
+  -game chess|xiangqi|draughts   the game
   -data FILE[,FILE...]     datagen files
   -out FILE                write the fitted table here (engine/src/games/<game>/tuned.rs)
   -epochs N                full passes of Adam (default 1000)
@@ -247,6 +250,14 @@ pub fn texel_cmd(args: &[String]) -> Result<(), String> {
         "chess" => {
             run_texel::<Board, ChessEval>(ChessEval::default(), &files, &split, &cfg, out, &command)
         }
+        "xiangqi" => run_texel::<xiangqi::Board, XiangqiEval>(
+            XiangqiEval::default(),
+            &files,
+            &split,
+            &cfg,
+            out,
+            &command,
+        ),
         "draughts" => run_texel::<draughts::Board, draughts::Eval>(
             draughts::Eval::default(),
             &files,

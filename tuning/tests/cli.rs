@@ -91,3 +91,66 @@ fn a_match_through_the_binary() {
     assert_eq!(text.matches("[Event ").count(), 2);
     let _ = std::fs::remove_file(&pgn);
 }
+
+/// Xiangqi through both tuning commands: datagen plays two tiny games, texel reads the file
+/// back and writes a table in the form of `engine/src/games/xiangqi/tuned.rs`.
+#[test]
+fn xiangqi_datagen_and_texel_through_the_binary() {
+    let dir = std::env::temp_dir().join(format!("cli-xiangqi-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("xq.txt");
+    let table = dir.join("tuned.rs");
+    let (code, out, _) = tune(&["datagen", "-help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("-game chess|xiangqi|draughts"), "{out}");
+    let (code, out, err) = tune(&[
+        "datagen",
+        "-game",
+        "xiangqi",
+        "-out",
+        data.to_str().unwrap(),
+        "-games",
+        "2",
+        "-nodes",
+        "300",
+        "-opening-nodes",
+        "200",
+        "-max-plies",
+        "80",
+        "-draw-after",
+        "30",
+        "-quiet",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("datagen: 2 games"), "{out}");
+    let lines = std::fs::read_to_string(&data).unwrap().lines().count();
+    assert!(lines > 10, "{lines} positions");
+    let (code, out, err) = tune(&[
+        "texel",
+        "-game",
+        "xiangqi",
+        "-data",
+        data.to_str().unwrap(),
+        "-epochs",
+        "3",
+        "-out",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("extracted") && err.contains("(0 unreadable)"),
+        "{err}"
+    );
+    assert!(out.contains("positions per second per epoch"), "{out}");
+    let src = std::fs::read_to_string(&table).unwrap();
+    assert!(
+        src.contains("pub(crate) const TUNED: [(i32, i32); 735] = ["),
+        "{src}"
+    );
+    assert!(
+        src.contains("Command: tetrarch-tune texel -game xiangqi"),
+        "{src}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

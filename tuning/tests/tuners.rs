@@ -1,4 +1,4 @@
-//! Self-play data and the Texel tuner on real chess and draughts positions: datagen is
+//! Self-play data and the Texel tuner on real chess, draughts and xiangqi positions: datagen is
 //! deterministic and resumable; the tuner, given results that a known table predicts, moves a
 //! damaged table back towards it.
 
@@ -277,4 +277,47 @@ fn texel_repairs_a_damaged_draughts_table() {
     };
     let (d, f) = (distance(&eval), distance(&fitted));
     assert!(f * 3.0 < d, "damaged {d}, fitted {f}");
+}
+
+/// Xiangqi goes through the same pipeline: games end by its rules (through `outcome`), its
+/// quiet positions are written as FENs that read back to the same position, and the tuner
+/// extracts a linear form from every line and fits a table of the evaluator's size.
+#[test]
+fn xiangqi_datagen_feeds_the_tuner() {
+    use tetrarch::games::xiangqi::{Board as XBoard, XiangqiEval};
+    let dir = temp_dir("datagen-xiangqi");
+    let out = dir.join("xiangqi.txt");
+    let mut cfg = small(out.clone(), 3, 2);
+    cfg.game = "xiangqi".into();
+    let a = datagen::run::<XBoard, XiangqiEval>(&cfg, XiangqiEval::default()).unwrap();
+    assert_eq!((a.games, a.played), (3, 3));
+    assert_eq!(a.wins + a.draws + a.losses, 3);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count(), a.positions);
+    assert!(a.positions > 20, "{a:?}");
+    let mut samples = Vec::new();
+    for line in text.lines() {
+        let s = datagen::parse_line(line).unwrap_or_else(|| panic!("bad line '{line}'"));
+        let b = XBoard::from_text(&s.fen).unwrap();
+        assert_eq!(b.to_text(), s.fen);
+        assert!(!b.in_check() && b.outcome().is_none(), "{line}");
+        assert!([0.0, 0.5, 1.0].contains(&s.result));
+        samples.push(s);
+    }
+    let eval = XiangqiEval::default();
+    let held = |i: usize| i.is_multiple_of(10);
+    let (train, hold, bad) = extract(&eval, &samples, &held, 2).unwrap();
+    assert_eq!((bad, train.len() + hold.len()), (0, samples.len()));
+    let start: Vec<(i32, i32)> = eval.weight_list().iter().map(|w| (w.mg, w.eg)).collect();
+    let cfg = FitConfig {
+        epochs: 20,
+        threads: 2,
+        check_every: 5,
+        ..FitConfig::default()
+    };
+    let r = texel::fit(&train, &hold, &start, &cfg, &mut |_| {}).unwrap();
+    assert!(r.train_after <= r.train_before, "{r:?}");
+    assert_eq!(r.weights.len(), start.len());
+    eval.with_weights(&r.weights).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
 }

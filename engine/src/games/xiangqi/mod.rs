@@ -23,8 +23,8 @@ mod piece;
 mod position;
 mod rules;
 mod see;
+mod tuned;
 pub mod weights;
-mod weights_fitted;
 mod zobrist;
 
 pub use board::{Board, MoveStyle, Undo, DEFAULT_MOVE_LIMIT};

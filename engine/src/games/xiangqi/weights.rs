@@ -17,10 +17,17 @@ pub use crate::games::chess::weights::S;
 
 /// Attack-unit divisor of the king danger: `units^2 / DANGER_DIV` midgame, a fraction endgame.
 pub const DANGER_DIV: i32 = 128;
+/// The most king danger counts, whatever the units.
+pub const DANGER_CAP: i32 = 1200;
 
 /// The evaluation's weights. Kind-indexed arrays follow `Kind` order: general, advisor,
 /// elephant, horse, chariot, cannon, soldier.
+///
+/// `repr(C)` with nothing but pairs and arrays of pairs, declared in [`Weights::visit_mut`]'s
+/// order: the table is laid out as one flat array of [`S`], so a field's address gives its
+/// flat index ([`Weights::flat_index`]), which is how the evaluation's tracer names weights.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct Weights {
     pub material: [S; 7],
     /// Per kind, per point from Red's side.
@@ -162,12 +169,12 @@ fn ramp<const N: usize>(low: S, high: S, curve: f64) -> [S; N] {
 }
 
 impl Default for Weights {
-    /// The fitted table (`weights_fitted.rs`).
+    /// The fitted table (`tuned.rs`).
     fn default() -> Self {
         let mut w = Weights::handcrafted();
         let mut k = 0;
         w.visit_mut(|_, _, s| {
-            let (mg, eg) = super::weights_fitted::FITTED[k];
+            let (mg, eg) = super::tuned::TUNED[k];
             *s = S(mg, eg);
             k += 1;
         });
@@ -304,6 +311,88 @@ impl Weights {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The flat index (in [`visit_mut`](Weights::visit_mut) order) of `field`, a pair inside
+    /// the table whose address is `base`.
+    #[inline]
+    pub fn flat_index(base: usize, field: &S) -> usize {
+        let at = field as *const S as usize;
+        debug_assert!(at >= base && at < base + std::mem::size_of::<Weights>());
+        (at - base) / std::mem::size_of::<S>()
+    }
+
+    /// `base` with every pair replaced by `values`, in [`visit_mut`](Weights::visit_mut) order.
+    pub fn from_flat(base: &Weights, values: &[(i32, i32)]) -> Result<Weights, String> {
+        let mut w = base.clone();
+        let n = w.len();
+        if values.len() != n {
+            return Err(format!(
+                "the xiangqi table has {n} weight pairs, not {}",
+                values.len()
+            ));
+        }
+        let mut i = 0;
+        w.visit_mut(|_, _, s| {
+            *s = S(values[i].0, values[i].1);
+            i += 1;
+        });
+        Ok(w)
+    }
+
+    /// The table as the Rust source of `engine/src/games/xiangqi/tuned.rs`, the default table:
+    /// the array `TUNED` of every pair in visit order, one comment line naming each term and
+    /// a piece-square table's rank (nine points) to a line, with `doc` in the module
+    /// documentation.
+    pub fn tuned_source(&self, doc: &str) -> String {
+        let mut groups: Vec<(&'static str, Vec<S>)> = Vec::new();
+        self.clone()
+            .visit_mut(|name, _, s| match groups.last_mut() {
+                Some((n, v)) if *n == name => v.push(*s),
+                _ => groups.push((name, vec![*s])),
+            });
+        let mut out = String::new();
+        out.push_str(
+            "//! The xiangqi evaluation's weights: every `(midgame, endgame)` pair in \
+             `Weights::visit_mut`\n//! order (see `weights.rs` for what each term means).\n//!\n",
+        );
+        for line in doc.lines() {
+            out.push_str(format!("//! {line}").trim_end());
+            out.push('\n');
+        }
+        out.push_str("//!\n//! Generated: regenerate with the tuner rather than edit by hand.\n\n");
+        out.push_str("/// `(midgame, endgame)` of every weight pair, in visit order.\n");
+        out.push_str("#[rustfmt::skip]\n");
+        let n: usize = groups.iter().map(|g| g.1.len()).sum();
+        out.push_str(&format!("pub(crate) const TUNED: [(i32, i32); {n}] = [\n"));
+        for (name, v) in &groups {
+            out.push_str(&format!("    // {name}\n"));
+            if *name == "pst" {
+                for rank in v.chunks(9) {
+                    let items: Vec<String> = rank
+                        .iter()
+                        .map(|s| format!("({}, {}),", s.0, s.1))
+                        .collect();
+                    out.push_str(&format!("    {}\n", items.join(" ")));
+                }
+                continue;
+            }
+            // Other terms: as many pairs to a line as fit in 100 columns.
+            let mut line = String::from("   ");
+            for s in v {
+                let item = format!(" ({}, {}),", s.0, s.1);
+                if line.len() + item.len() > 100 {
+                    out.push_str(&line);
+                    out.push('\n');
+                    line = String::from("   ");
+                }
+                line.push_str(&item);
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push_str("];\n");
+        out
+    }
 }
 
 #[cfg(test)]
@@ -326,11 +415,91 @@ mod tests {
     }
 
     #[test]
-    fn the_fitted_table_covers_every_weight() {
+    fn the_default_table_covers_every_weight() {
         assert_eq!(
-            super::super::weights_fitted::FITTED.len(),
+            super::super::tuned::TUNED.len(),
             Weights::handcrafted().len()
         );
+    }
+
+    #[test]
+    fn flat_indices_follow_the_visit_order() {
+        let w = Weights::handcrafted();
+        let base = &w as *const Weights as usize;
+        let mut names = Vec::new();
+        w.clone().visit_mut(|name, i, _| names.push((name, i)));
+        assert_eq!(
+            std::mem::size_of::<Weights>(),
+            names.len() * std::mem::size_of::<S>()
+        );
+        for (expected, &(name, i)) in names.iter().enumerate() {
+            let field: &S = match name {
+                "material" => &w.material[i],
+                "pst" => &w.pst[i / 90][i % 90],
+                "horse_mobility" => &w.horse_mobility[i],
+                "chariot_mobility" => &w.chariot_mobility[i],
+                "cannon_mobility" => &w.cannon_mobility[i],
+                "missing_defender" => &w.missing_defender[i / 3][i % 3],
+                "hollow_cannon" => &w.hollow_cannon,
+                "cannon_two_screens" => &w.cannon_two_screens,
+                "open_king_file" => &w.open_king_file,
+                "king_attack" => &w.king_attack[i],
+                "king_attack_point" => &w.king_attack_point,
+                "safe_check" => &w.safe_check[i],
+                "unsafe_check" => &w.unsafe_check,
+                "king_flights" => &w.king_flights[i],
+                "attack_combo" => &w.attack_combo[i],
+                "connected_horses" => &w.connected_horses,
+                "connected_advisors" => &w.connected_advisors,
+                "connected_elephants" => &w.connected_elephants,
+                "connected_soldiers" => &w.connected_soldiers,
+                "hanging" => &w.hanging[i],
+                "threat_by_lower" => &w.threat_by_lower[i],
+                "tempo" => &w.tempo,
+                other => panic!("no field for {other}"),
+            };
+            assert_eq!(Weights::flat_index(base, field), expected, "{name}[{i}]");
+        }
+    }
+
+    #[test]
+    fn the_flat_list_round_trips_and_checks_its_length() {
+        let w = Weights::handcrafted();
+        let mut flat = Vec::new();
+        w.clone().visit_mut(|_, _, s| flat.push((s.0, s.1)));
+        flat[3] = (123, -45);
+        let back = Weights::from_flat(&Weights::default(), &flat).unwrap();
+        assert_eq!(back.material[3], S(123, -45));
+        assert_eq!(back.pst, w.pst);
+        assert!(Weights::from_flat(&w, &flat[1..]).is_err());
+    }
+
+    /// The default table's file is the writer's output: a tuner's file replaces it as it is.
+    #[test]
+    fn the_default_table_file_is_what_the_writer_writes() {
+        let file = include_str!("tuned.rs");
+        let doc: Vec<&str> = file
+            .lines()
+            .skip(3)
+            .take_while(|l| !l.starts_with("//! Generated:"))
+            .map(|l| l.strip_prefix("//! ").unwrap_or(""))
+            .collect();
+        // The blank `//!` line before `Generated:` is the writer's own.
+        let doc = doc[..doc.len() - 1].join("\n");
+        assert_eq!(Weights::default().tuned_source(&doc), file);
+        // Every value of the table is in the text, in order.
+        let src = Weights::handcrafted().tuned_source("x");
+        let mut pairs = Vec::new();
+        for line in src.lines().filter(|l| l.trim_start().starts_with('(')) {
+            for item in line.trim().trim_end_matches(',').split("), (") {
+                let item = item.trim_matches(|c| c == '(' || c == ')');
+                let (a, b) = item.split_once(", ").unwrap();
+                pairs.push((a.parse::<i32>().unwrap(), b.parse::<i32>().unwrap()));
+            }
+        }
+        let mut flat = Vec::new();
+        Weights::handcrafted().visit_mut(|_, _, s| flat.push((s.0, s.1)));
+        assert_eq!(pairs, flat);
     }
 
     #[test]
