@@ -504,9 +504,16 @@ mod tests {
 
     #[test]
     fn rook_is_about_two_horses_and_cannon_leads_early() {
-        let w = Weights::default();
-        let (horse, chariot, cannon) = (w.material[3], w.material[4], w.material[5]);
+        // The hand-set table states the textbook ratio; a fitted table may move the chariot
+        // off it (the self-play fit values it at about 2.15 cannons in the midgame) but must
+        // keep the order every xiangqi text agrees on.
+        let hand = Weights::handcrafted();
+        let (horse, chariot, cannon) = (hand.material[3], hand.material[4], hand.material[5]);
         assert!(chariot.0 >= 2 * horse.0 - 50 && chariot.0 <= 2 * cannon.0 + 50);
-        assert!(cannon.0 > horse.0 && horse.1 > cannon.1);
+        for w in [hand, Weights::default()] {
+            let (horse, chariot, cannon) = (w.material[3], w.material[4], w.material[5]);
+            assert!(chariot.0 > cannon.0 + horse.0 && chariot.1 > cannon.1 + horse.1);
+            assert!(cannon.0 > horse.0 && horse.1 > cannon.1);
+        }
     }
 }
