@@ -16,6 +16,8 @@ pub mod report;
 pub mod score;
 pub mod search;
 pub mod selfplay;
+#[cfg(test)]
+pub(crate) mod testutil;
 pub mod threads;
 pub mod time;
 pub mod tt;

@@ -978,31 +978,11 @@ mod tests {
 
     /// Positions from random games (some captures, promotions, bare kings), seeded.
     fn random_positions(count: usize, seed: u64) -> Vec<Board> {
-        use crate::game::{GenKind, MoveList, Position};
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut b = Board::start();
-            for _ in 0..rng.gen_range(0..160) {
-                let mut moves = MoveList::new();
-                b.generate(GenKind::All, &mut moves);
-                let legal: Vec<_> = moves.iter().copied().filter(|&m| b.is_legal(m)).collect();
-                if legal.is_empty() {
-                    break;
-                }
-                // Prefer captures, so material comes off and endgames appear.
-                let noisy: Vec<_> = legal.iter().copied().filter(|&m| b.is_noisy(m)).collect();
-                let m = if !noisy.is_empty() && rng.gen_bool(0.7) {
-                    noisy[rng.gen_range(0..noisy.len())]
-                } else {
-                    legal[rng.gen_range(0..legal.len())]
-                };
-                b.make(m);
-            }
-            out.push(b);
-        }
-        out
+        (0..count)
+            .map(|_| crate::testutil::random_playout(&mut rng, 160, 0.7))
+            .collect()
     }
 
     #[test]

@@ -992,7 +992,6 @@ mod tests {
     /// preferred, so that material comes off), a third of them with the clock moved towards
     /// the move limit.
     fn sample_positions(count: usize, seed: u64) -> Vec<Board> {
-        use crate::game::{GenKind, MoveList, Position};
         use rand::{Rng, SeedableRng};
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/xiangqi_perft.epd");
         let text = std::fs::read_to_string(path).unwrap();
@@ -1012,22 +1011,7 @@ mod tests {
         }
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         while out.len() < count {
-            let mut b = Board::start();
-            for _ in 0..rng.gen_range(0..220) {
-                let mut moves = MoveList::new();
-                b.generate(GenKind::All, &mut moves);
-                let legal: Vec<_> = moves.iter().copied().filter(|&m| b.is_legal(m)).collect();
-                if legal.is_empty() {
-                    break;
-                }
-                let noisy: Vec<_> = legal.iter().copied().filter(|&m| b.is_noisy(m)).collect();
-                let m = if !noisy.is_empty() && rng.gen_bool(0.6) {
-                    noisy[rng.gen_range(0..noisy.len())]
-                } else {
-                    legal[rng.gen_range(0..legal.len())]
-                };
-                b.make(m);
-            }
+            let mut b: Board = crate::testutil::random_playout(&mut rng, 220, 0.6);
             if rng.gen_bool(0.3) {
                 let text = b.to_text();
                 let mut fields: Vec<String> = text.split(' ').map(String::from).collect();
