@@ -419,18 +419,22 @@ impl ChessEval {
                 }
             }
 
+            // A minor's square that our pawn guards and no enemy pawn can ever attack.
+            let outpost = |sq: Square| {
+                (3..=5).contains(&rel_rank(sq, us))
+                    && pawn_att[u] & sq.bb() != 0
+                    && their_pawns & m.attack_span[u][sq.index()] == 0
+            };
+            let behind_pawn = |sq: Square| push(sq.bb(), us) & all_pawns != 0;
+
             for sq in squares(b.pieces(us, PieceKind::Knight)) {
                 let a = knight_attacks(sq);
                 side.add(PieceKind::Knight, a);
                 acc.add(us, &w.knight_mobility[(a & area).count_ones() as usize], 1);
-                let r = rel_rank(sq, us);
-                if (3..=5).contains(&r)
-                    && pawn_att[u] & sq.bb() != 0
-                    && their_pawns & m.attack_span[u][sq.index()] == 0
-                {
+                if outpost(sq) {
                     acc.add(us, &w.knight_outpost, 1);
                 }
-                if push(sq.bb(), us) & all_pawns != 0 {
+                if behind_pawn(sq) {
                     acc.add(us, &w.minor_behind_pawn, 1);
                 }
                 if a & zone != 0 {
@@ -453,14 +457,10 @@ impl ChessEval {
                 if bad != 0 {
                     acc.add(us, &w.bishop_bad_pawns, bad);
                 }
-                let r = rel_rank(sq, us);
-                if (3..=5).contains(&r)
-                    && pawn_att[u] & sq.bb() != 0
-                    && their_pawns & m.attack_span[u][sq.index()] == 0
-                {
+                if outpost(sq) {
                     acc.add(us, &w.bishop_outpost, 1);
                 }
-                if push(sq.bb(), us) & all_pawns != 0 {
+                if behind_pawn(sq) {
                     acc.add(us, &w.minor_behind_pawn, 1);
                 }
                 if a & zone != 0 {
