@@ -139,19 +139,30 @@ fn preprocess(line: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
-/// Splits a preprocessed line into its id and the words of the command.
-fn split_id(line: &str) -> (Option<u64>, Vec<&str>) {
+/// Splits a preprocessed line into its id and the words of the command. The spec's id is a
+/// run of digits of any length: it is kept as text (leading zeros dropped, as GNU Go's integer
+/// drops them), so every id is echoed, however large.
+fn split_id(line: &str) -> (Option<String>, Vec<&str>) {
     let mut words: Vec<&str> = line.split(' ').filter(|w| !w.is_empty()).collect();
     let id = match words.first() {
         Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => {
-            let id = w.parse().ok();
+            let digits = w.trim_start_matches('0');
+            let id = if digits.is_empty() { "0" } else { digits };
+            let id = id.to_string();
             words.remove(0);
-            // An id too large for u64 is still an id; answer without echoing it.
-            id.or(Some(u64::MAX))
+            Some(id)
         }
         _ => None,
     };
     (id, words)
+}
+
+/// The start of a response: the marker (`=` or `?`), then the id if the command had one.
+fn head(marker: char, id: Option<&str>) -> String {
+    match id {
+        Some(i) => format!("{marker}{i}"),
+        None => marker.to_string(),
+    }
 }
 
 /// Whether a first input line is a GTP command (optionally behind a numeric id).
@@ -278,15 +289,12 @@ impl Session {
         });
     }
 
-    fn respond(&self, id: Option<u64>, reply: Reply) {
+    fn respond(&self, id: Option<&str>, reply: Reply) {
         let (marker, text) = match reply {
             Ok(t) => ('=', t),
             Err(t) => ('?', t),
         };
-        let head = match id {
-            Some(i) if i != u64::MAX => format!("{marker}{i}"),
-            _ => marker.to_string(),
-        };
+        let head = head(marker, id);
         // A blank line inside a response would end it early: never send one. (An empty first
         // line is fine: it follows the marker, as in GNU Go's `showboard`.)
         let body: Vec<&str> = text
@@ -300,6 +308,7 @@ impl Session {
 
     fn command(&mut self, line: &str) {
         let (id, words) = split_id(line);
+        let id = id.as_deref();
         let Some((&name, args)) = words.split_first() else {
             self.respond(id, syntax());
             return;
@@ -751,17 +760,13 @@ impl Session {
     // -----------------------------------------------------------------------------------------
     // Analysis
 
-    fn analyze(&mut self, id: Option<u64>, args: &[&str], dialect: Dialect) {
+    fn analyze(&mut self, id: Option<&str>, args: &[&str], dialect: Dialect) {
         let to_move = self.engine().board().to_move();
         let params = match format::parse_analysis_args(args, to_move, self.engine().board()) {
             Ok(p) => p,
             Err(e) => return self.respond(id, Err(e)),
         };
-        let head = match id {
-            Some(i) if i != u64::MAX => format!("={i}"),
-            _ => "=".to_string(),
-        };
-        self.out.line(&head);
+        self.out.line(&head('=', id));
         let mut engine = self.engine.take().unwrap();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -789,18 +794,14 @@ impl Session {
         });
     }
 
-    fn genmove_analyze(&mut self, id: Option<u64>, args: &[&str], dialect: Dialect) {
+    fn genmove_analyze(&mut self, id: Option<&str>, args: &[&str], dialect: Dialect) {
         let to_move = self.engine().board().to_move();
         let params = match format::parse_analysis_args(args, to_move, self.engine().board()) {
             Ok(p) if !args.is_empty() && parse_colour(args[0]).is_some() => p,
             Ok(_) => return self.respond(id, syntax()),
             Err(e) => return self.respond(id, Err(e)),
         };
-        let head = match id {
-            Some(i) if i != u64::MAX => format!("={i}"),
-            _ => "=".to_string(),
-        };
-        self.out.line(&head);
+        self.out.line(&head('=', id));
         let out = self.out.clone();
         let interval = (params.interval > Duration::ZERO).then_some(params.interval);
         let d = self

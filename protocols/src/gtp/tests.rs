@@ -148,6 +148,33 @@ fn framing_ids_and_errors() {
 }
 
 #[test]
+fn ids_of_any_length_are_echoed() {
+    // Issue 18, defect 8: u64::MAX was answered without its id. The spec's id is a run of
+    // digits: echo it whatever its length (leading zeros dropped, as GNU Go's integer does).
+    let r = transcript(&[
+        "18446744073709551615 name",
+        "18446744073709551614 name",
+        "123456789012345678901234567890 protocol_version",
+        "18446744073709551616 frobnicate",
+        "007 name",
+        "0 name",
+        "000 name",
+    ]);
+    assert_eq!(
+        r,
+        vec![
+            "=18446744073709551615 Tetrarch",
+            "=18446744073709551614 Tetrarch",
+            "=123456789012345678901234567890 2",
+            "?18446744073709551616 unknown command",
+            "=7 Tetrarch",
+            "=0 Tetrarch",
+            "=0 Tetrarch",
+        ]
+    );
+}
+
+#[test]
 fn bad_moves_leave_the_board_unchanged() {
     let r = transcript(&[
         "boardsize 9",
