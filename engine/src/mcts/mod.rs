@@ -184,11 +184,7 @@ pub struct Mcts<S: MctsState> {
 impl<S: MctsState> Mcts<S> {
     pub fn new(config: Config) -> Mcts<S> {
         Mcts {
-            shared: Arc::new(Shared {
-                tree: Tree::new(config.max_nodes),
-                owner: Vec::new(),
-                owner_playouts: AtomicU64::new(0),
-            }),
+            shared: Arc::new(Shared::new(config.max_nodes)),
             config,
             root_key: None,
             searches: 0,
@@ -207,6 +203,15 @@ impl<S: MctsState> Mcts<S> {
     pub fn clear(&mut self) {
         self.shared_mut().tree.clear();
         self.root_key = None;
+    }
+
+    /// After a search panicked: a consistent empty tree again (a node may have been left half
+    /// expanded). A new arena if anything still held the old one.
+    pub fn recover(&mut self) {
+        if Arc::get_mut(&mut self.shared).is_none() {
+            self.shared = Arc::new(Shared::new(self.config.max_nodes));
+        }
+        self.clear();
     }
 
     /// Changes the arena size (clears the tree).
@@ -384,6 +389,14 @@ impl<S: MctsState> Drop for RoundGuard<'_, S> {
 }
 
 impl Shared {
+    fn new(nodes: usize) -> Shared {
+        Shared {
+            tree: Tree::new(nodes),
+            owner: Vec::new(),
+            owner_playouts: AtomicU64::new(0),
+        }
+    }
+
     /// One simulation: descend, expand, play out, back up.
     fn simulate<S: MctsState>(
         &self,
