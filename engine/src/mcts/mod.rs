@@ -309,7 +309,7 @@ impl<S: MctsState> Mcts<S> {
         let mut next_report = limits.report_every.map(|d| start + d);
         let filter = limits.root_filter.as_deref();
         loop {
-            if stop.load(Ordering::Relaxed) || progress.done.load(Ordering::Relaxed) {
+            if progress.done.load(Ordering::Relaxed) {
                 break;
             }
             #[cfg(test)]
@@ -319,7 +319,9 @@ impl<S: MctsState> Mcts<S> {
             );
             shared.simulate(&this.config, &mut w, root, filter);
             let n = progress.playouts.fetch_add(1, Ordering::Relaxed) + 1;
-            if limits.playouts.is_some_and(|l| n >= l) {
+            // One simulation even when stopped at once: it expands the root, so a move cut
+            // short still has the prior's choice.
+            if stop.load(Ordering::Relaxed) || limits.playouts.is_some_and(|l| n >= l) {
                 break;
             }
             let now = Instant::now();

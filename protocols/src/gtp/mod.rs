@@ -4,28 +4,30 @@
 //! Scheme: a session reads lines from the input channel, preprocesses them as GNU Go does
 //! (control characters dropped, tabs to spaces, `#` comments cut, empty lines ignored), splits
 //! an optional numeric id, and dispatches on the command name through one table. Answers are
-//! `=[id] result` or `?[id] message`, each closed by an empty line. The engine (rules, search,
-//! clocks) is [`GoEngine`]; this module only parses and formats.
+//! `=[id] result` or `?[id] message`, each closed by an empty line. The player (rules, search,
+//! clocks, and the search thread) is [`GoBot`]; this module only parses and formats, and starts
+//! no thread.
 //!
-//! `genmove` and `*genmove_analyze` search in the session thread (input queues meanwhile).
-//! Analysis (`lz-analyze`, `kata-analyze`, `analyze`) and pondering lend the engine to a
-//! background thread that searches until the next input line arrives, any line at all: the
-//! session then stops it, takes the engine back, closes the analysis response with its empty
-//! line, and handles the line.
+//! `genmove` and `*genmove_analyze` ask the bot for a move and wait for it while watching the
+//! input: lines that arrive meanwhile queue, and the end of input stops the search at once (the
+//! move is still answered, from what the search found; queued commands are answered too, and
+//! any search they ask for stops at once). Analysis (`lz-analyze`, `kata-analyze`, `analyze`)
+//! and pondering run on the bot's thread until the next input line arrives, any line at all:
+//! the session then stops the search, closes the analysis response with its empty line, and
+//! handles the line.
 
 mod format;
 #[cfg(test)]
 mod tests;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::collections::VecDeque;
 use std::time::Duration;
 
+use crossbeam::channel;
 use tetrarch::game::Side;
 use tetrarch::games::go::{
-    AnalysisRequest, Decision, GoEngine, Illegal, Record, Settings, Status, TimeControl, MAX_SIZE,
-    MIN_SIZE,
+    AnalysisRequest, Decision, Ended, GoBot, GoEngine, Illegal, MoveRequest, OnProgress, Record,
+    SearchFailed, Settings, Status, TimeControl, MAX_SIZE, MIN_SIZE,
 };
 
 use crate::io::{Input, Output};
@@ -183,23 +185,18 @@ pub fn run(input: Input, out: Output, first: Option<String>) {
 pub fn run_with(input: Input, out: Output, first: Option<String>, args: &GtpArgs) {
     let mut s = Session {
         out,
-        engine: Some(GoEngine::new(args.settings())),
+        input,
+        queued: first.into_iter().collect(),
+        input_closed: false,
+        bot: GoBot::new(args.settings()),
+        analysis_open: false,
         verbose: !args.quiet,
-        job: None,
         quit: false,
         ponder_next: false,
     };
-    let mut pending = first;
-    loop {
-        let line = match pending.take() {
-            Some(l) => l,
-            None => match input.recv() {
-                Some(l) => l,
-                None => break,
-            },
-        };
+    while let Some(line) = s.next_line() {
         // Any input line ends a running analysis or ponder, even an empty one.
-        s.finish_job();
+        s.end_search();
         if let Some(l) = preprocess(&line) {
             s.command(&l);
         }
@@ -208,22 +205,19 @@ pub fn run_with(input: Input, out: Output, first: Option<String>, args: &GtpArgs
         }
         s.maybe_ponder();
     }
-    s.finish_job();
-}
-
-/// A search running in the background.
-struct Job {
-    stop: Arc<AtomicBool>,
-    handle: JoinHandle<GoEngine>,
-    /// Whether the response is an analysis stream that still needs its closing empty line.
-    analysis: bool,
+    s.end_search();
 }
 
 struct Session {
     out: Output,
-    /// The engine; `None` only while a job holds it.
-    engine: Option<GoEngine>,
-    job: Option<Job>,
+    input: Input,
+    /// Lines read while a `genmove` searched, to handle next, in order.
+    queued: VecDeque<String>,
+    /// The input has ended (the controller is gone): searches stop at once.
+    input_closed: bool,
+    bot: GoBot,
+    /// An analysis response is streaming and still needs its closing empty line.
+    analysis_open: bool,
     quit: bool,
     /// Set when we just moved: the opponent's time starts, pondering may begin.
     ponder_next: bool,
@@ -238,55 +232,71 @@ fn syntax() -> Reply {
 }
 
 impl Session {
+    /// The engine, once any search has stopped.
     fn engine(&mut self) -> &mut GoEngine {
-        self.engine.as_mut().expect("engine present outside jobs")
+        self.bot.engine()
     }
 
-    /// Stops a background search and takes the engine back.
-    fn finish_job(&mut self) {
-        if let Some(job) = self.job.take() {
-            job.stop.store(true, Ordering::Relaxed);
-            match job.handle.join() {
-                Ok(engine) => self.engine = Some(engine),
-                Err(_) => {
-                    // The search thread panicked: keep serving with a fresh engine rather than
-                    // dying (the game is lost; say so on stderr).
-                    eprintln!("tetrarch: the search thread failed; the game was reset");
-                    self.engine = Some(GoEngine::default());
-                }
-            }
-            if job.analysis {
-                self.out.line("");
-            }
+    /// The next line to handle: a queued one, else one from the input; `None` at the end.
+    fn next_line(&mut self) -> Option<String> {
+        if let Some(l) = self.queued.pop_front() {
+            return Some(l);
+        }
+        if self.input_closed {
+            return None;
+        }
+        let line = self.input.recv();
+        self.input_closed = line.is_none();
+        line
+    }
+
+    /// Stops an analysis or ponder, if one runs, and closes an analysis response.
+    fn end_search(&mut self) {
+        if self.bot.stop_and_wait() == Some(Ended::Failed) {
+            eprintln!("tetrarch: the search failed; the game goes on");
+        }
+        if std::mem::take(&mut self.analysis_open) {
+            self.out.line("");
         }
     }
 
     /// Starts pondering after our move, when enabled and the game goes on.
     fn maybe_ponder(&mut self) {
-        if !std::mem::take(&mut self.ponder_next) || self.job.is_some() {
+        if !std::mem::take(&mut self.ponder_next) || self.input_closed {
             return;
         }
-        let Some(engine) = self.engine.as_ref() else {
-            return;
-        };
-        if !engine.settings.ponder || engine.board().passes() >= 2 {
-            return;
+        let engine = self.engine();
+        if engine.settings.ponder && engine.board().passes() < 2 {
+            self.bot.ponder();
         }
-        let mut engine = self.engine.take().unwrap();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let handle = std::thread::Builder::new()
-            .name("ponder".into())
-            .spawn(move || {
-                engine.ponder(&flag);
-                engine
-            })
-            .expect("spawning the ponder thread");
-        self.job = Some(Job {
-            stop,
-            handle,
-            analysis: false,
-        });
+    }
+
+    /// Asks the bot for a move and waits for it, queueing the lines that arrive meanwhile; the
+    /// end of input stops the search at once.
+    fn think(
+        &mut self,
+        request: MoveRequest,
+        progress: OnProgress,
+    ) -> Result<Decision, SearchFailed> {
+        let (tx, rx) = channel::bounded(1);
+        self.bot.genmove_async(
+            request,
+            progress,
+            Box::new(move |d| {
+                let _ = tx.send(d);
+            }),
+        );
+        while !self.input_closed {
+            channel::select! {
+                recv(rx) -> d => return d.unwrap_or(Err(SearchFailed)),
+                recv(self.input.receiver()) -> line => match line {
+                    Ok(l) => self.queued.push_back(l),
+                    Err(_) => self.input_closed = true,
+                },
+            }
+        }
+        self.bot.stop();
+        rx.recv().unwrap_or(Err(SearchFailed))
     }
 
     fn respond(&self, id: Option<&str>, reply: Reply) {
@@ -435,9 +445,16 @@ impl Session {
         let Some(side) = parse_colour(colour) else {
             return Err("invalid color".into());
         };
-        let d = self
-            .engine()
-            .genmove(side, commit, cleanup, None, &mut |_, _| {});
+        let request = MoveRequest {
+            side,
+            commit,
+            cleanup,
+            interval: None,
+        };
+        let d = self.think(request, Box::new(|_, _| {})).map_err(|e| {
+            eprintln!("tetrarch: {e}; the game goes on");
+            e.to_string()
+        })?;
         self.ponder_next = commit && d != Decision::Resign;
         self.summary();
         Ok(self.decision_text(d))
@@ -767,31 +784,22 @@ impl Session {
             Err(e) => return self.respond(id, Err(e)),
         };
         self.out.line(&head('=', id));
-        let mut engine = self.engine.take().unwrap();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
+        let request = AnalysisRequest {
+            interval: params.interval,
+            allow: params.allow.clone(),
+            avoid: params.avoid.clone(),
+        };
         let out = self.out.clone();
-        let handle = std::thread::Builder::new()
-            .name("analysis".into())
-            .spawn(move || {
-                let request = AnalysisRequest {
-                    interval: params.interval,
-                    allow: params.allow.clone(),
-                    avoid: params.avoid.clone(),
-                };
-                engine.analyze(params.side, &request, &flag, &mut |b, snap| {
-                    if let Some(l) = format::info_line(b, snap, dialect, &params) {
-                        out.line(&l);
-                    }
-                });
-                engine
-            })
-            .expect("spawning the analysis thread");
-        self.job = Some(Job {
-            stop,
-            handle,
-            analysis: true,
-        });
+        self.bot.analyze_async(
+            params.side,
+            request,
+            Box::new(move |b, snap| {
+                if let Some(l) = format::info_line(b, snap, dialect, &params) {
+                    out.line(&l);
+                }
+            }),
+        );
+        self.analysis_open = true;
     }
 
     fn genmove_analyze(&mut self, id: Option<&str>, args: &[&str], dialect: Dialect) {
@@ -803,18 +811,30 @@ impl Session {
         };
         self.out.line(&head('=', id));
         let out = self.out.clone();
-        let interval = (params.interval > Duration::ZERO).then_some(params.interval);
-        let d = self
-            .engine()
-            .genmove(params.side, true, false, interval, &mut |b, snap| {
-                if let Some(l) = format::info_line(b, snap, dialect, &params) {
-                    out.line(&l);
-                }
-            });
-        self.ponder_next = d != Decision::Resign;
-        self.summary();
-        let text = self.decision_text(d);
-        self.out.line(&format!("play {text}\n"));
+        let request = MoveRequest {
+            side: params.side,
+            commit: true,
+            cleanup: false,
+            interval: (params.interval > Duration::ZERO).then_some(params.interval),
+        };
+        let progress: OnProgress = Box::new(move |b, snap| {
+            if let Some(l) = format::info_line(b, snap, dialect, &params) {
+                out.line(&l);
+            }
+        });
+        match self.think(request, progress) {
+            Ok(d) => {
+                self.ponder_next = d != Decision::Resign;
+                self.summary();
+                let text = self.decision_text(d);
+                self.out.line(&format!("play {text}\n"));
+            }
+            Err(e) => {
+                // The stream is open: close it; the failure goes to stderr.
+                eprintln!("tetrarch: {e}; the game goes on");
+                self.out.line("");
+            }
+        }
     }
 }
 
