@@ -73,3 +73,28 @@ fn a_panic_in_a_helper_or_the_first_thread_is_raised_and_the_next_search_runs() 
         assert_eq!(m.helper_threads_started(), 1, "thread {thread}");
     }
 }
+
+#[test]
+fn one_thread_with_the_same_seed_searches_the_same() {
+    // A short game, each move from a fixed number of playouts on a kept tree: two searches
+    // with the same seed walk the same line (the first thread uses no helper).
+    let line = || {
+        let mut m = mcts(1);
+        let mut b = Board::new(9);
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            let limits = Limits {
+                playouts: Some(300),
+                ..Limits::default()
+            };
+            let snap = m.search(&b, &limits, &AtomicBool::new(false), &mut |_| {});
+            let best = snap.best().unwrap();
+            moves.push((best, snap.root_visits, snap.winrate.to_bits()));
+            m.advance(&b, best);
+            b.play(best);
+        }
+        assert_eq!(m.helper_threads_started(), 0);
+        moves
+    };
+    assert_eq!(line(), line());
+}
