@@ -105,6 +105,30 @@ pub enum Status {
     Seki,
 }
 
+/// What `genmove` is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveRequest {
+    pub side: Side,
+    /// Play the move chosen (`genmove`), or only name it (`reg_genmove`).
+    pub commit: bool,
+    /// Do not pass while dead opponent stones remain (`kgs-genmove_cleanup`).
+    pub cleanup: bool,
+    /// Interval of progress reports (none: no reports).
+    pub interval: Option<Duration>,
+}
+
+impl MoveRequest {
+    /// A plain `genmove` for `side`.
+    pub fn play(side: Side) -> MoveRequest {
+        MoveRequest {
+            side,
+            commit: true,
+            cleanup: false,
+            interval: None,
+        }
+    }
+}
+
 /// Analysis request.
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisRequest {
@@ -251,6 +275,20 @@ impl GoEngine {
     fn reset_search(&mut self) {
         self.mcts.clear();
         self.ownership = None;
+    }
+
+    /// After a search failed (panicked) part way: forget what it may have left half done (the
+    /// tree, the cached judgement), keep the game, its clocks and the settings.
+    pub fn recover_from_failed_search(&mut self) {
+        self.mcts.recover();
+        self.ownership = None;
+        self.last_search = None;
+    }
+
+    /// The search, for tests that make it fail.
+    #[cfg(test)]
+    pub(crate) fn mcts_mut(&mut self) -> &mut Mcts<Board> {
+        &mut self.mcts
     }
 
     /// Replaces the game (after `loadsgf`).
@@ -574,6 +612,29 @@ impl GoEngine {
         interval: Option<Duration>,
         report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
     ) -> Decision {
+        let request = MoveRequest {
+            side,
+            commit,
+            cleanup,
+            interval,
+        };
+        self.genmove_until(&request, &AtomicBool::new(false), report)
+    }
+
+    /// [`genmove`](GoEngine::genmove), cut short when `stop` is set: the move is then chosen
+    /// from what the search found so far.
+    pub fn genmove_until(
+        &mut self,
+        request: &MoveRequest,
+        stop: &AtomicBool,
+        report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
+    ) -> Decision {
+        let MoveRequest {
+            side,
+            commit,
+            cleanup,
+            interval,
+        } = *request;
         let started = Instant::now();
         self.prepare_search();
         let root = self.position_for(side);
@@ -600,11 +661,10 @@ impl GoEngine {
             report_every: interval,
             root_filter,
         };
-        let stop = AtomicBool::new(false);
         let snap = {
             let rb = &root;
             self.mcts
-                .search(&root, &limits, &stop, &mut |s: &Snapshot<Move>| {
+                .search(&root, &limits, stop, &mut |s: &Snapshot<Move>| {
                     report(rb, s)
                 })
         };
