@@ -1,10 +1,12 @@
 //! DXP (DamExchange): engine-against-engine draughts over TCP, both roles.
 //!
 //! Scheme: [`Message`] is the layer-2 message set with its fixed-width text form (`encode`,
-//! `decode`); [`Conn`] frames messages on the socket (ASCII, 1-127 characters, each ended by a
-//! NUL). A session is a [`Player`]: the engine, the game, and the settings from the command
-//! line. The follower (`tetrarch dxp --listen`) accepts one connection and answers game
-//! requests; the initiator (`tetrarch dxp --connect`) sends one game request per game,
+//! `decode`, which rejects a fixed-width message of the wrong length); [`Conn`] frames messages
+//! on the socket (ASCII, 1-127 characters, each ended by a NUL; a longer one is refused as soon
+//! as it passes the limit) on a reader thread of its own, so a search sees the peer go away
+//! and ends at once. A session is a [`Player`]: the engine, the game, and the settings from the
+//! command line. The follower (`tetrarch dxp --listen`) serves connections one after another,
+//! refusing a second one while a first is open, and answers game requests; the initiator (`tetrarch dxp --connect`) sends one game request per game,
 //! alternating colours. In a game each side either moves or, when the game is over by rule on
 //! its turn (or the agreed number of moves is played), sends GAMEEND with its result; the other
 //! side answers with its own GAMEEND (reason 0). A back request inside the game is granted
@@ -13,13 +15,14 @@
 //! (unknown result). Results go to stdout one line per game; with `--verbose`, every move and
 //! message goes to stderr.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crossbeam::channel::{self, Sender};
+use crossbeam::channel::{self, Receiver, Sender};
 use tetrarch::game::{Notation, Outcome, Position, Side, Verdict};
 use tetrarch::games::draughts::squares::mask_of_square;
 use tetrarch::games::draughts::{Board, Move};
@@ -230,23 +233,49 @@ impl Message {
         }
     }
 
-    /// Reads a message; the error names what is wrong.
+    /// Reads a message; the error names what is wrong. Every message but CHAT has a fixed
+    /// layout, and one of another length (junk after it, a field missing) is an error, as is
+    /// a field that is not zero-padded digits or a code outside the spec's range.
     pub fn decode(text: &str) -> Result<Message, String> {
         let t = text.trim_end_matches(['\0', '\r', '\n']);
         if !t.is_ascii() {
             return Err("message is not ASCII".into());
         }
-        let mut chars = t.chars();
-        let kind = chars.next().ok_or("empty message")?;
+        let kind = t.chars().next().ok_or("empty message")?;
         let rest = &t[1..];
-        let num = |s: &str, from: usize, len: usize, what: &str| -> Result<u32, String> {
-            s.get(from..from + len)
-                .and_then(|f| f.trim().parse::<u32>().ok())
+        let num = |from: usize, len: usize, what: &str| -> Result<u32, String> {
+            rest.get(from..from + len)
+                .filter(|f| f.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|f| f.parse::<u32>().ok())
                 .ok_or_else(|| format!("bad {what} in '{}'", clip(t)))
+        };
+        let code = |from: usize, max: u32, what: &str| -> Result<u8, String> {
+            let c = num(from, 1, what)?;
+            if c > max {
+                return Err(format!("{what} {c} is not 0-{max} in '{}'", clip(t)));
+            }
+            Ok(c as u8)
+        };
+        let square = |from: usize, what: &str| -> Result<u8, String> {
+            let sq = num(from, 2, what)?;
+            if !(1..=50).contains(&sq) {
+                return Err(format!("{what} {sq} is outside 1-50 in '{}'", clip(t)));
+            }
+            Ok(sq as u8)
+        };
+        let length = |want: usize, what: &str| -> Result<(), String> {
+            if t.len() != want {
+                return Err(format!(
+                    "{what} of {} characters, not {want}: '{}'",
+                    t.len(),
+                    clip(t)
+                ));
+            }
+            Ok(())
         };
         match kind {
             'R' => {
-                let version = num(rest, 0, 2, "version")?;
+                let version = num(0, 2, "version")?;
                 let name = rest
                     .get(2..34)
                     .ok_or("short game request")?
@@ -256,13 +285,16 @@ impl Message {
                     .get(34..35)
                     .and_then(|c| colour_of(c.chars().next()?))
                     .ok_or("bad follower colour")?;
-                let minutes = num(rest, 35, 3, "thinking time")?;
-                let moves = num(rest, 38, 3, "number of moves")?;
+                let minutes = num(35, 3, "thinking time")?;
+                let moves = num(38, 3, "number of moves")?;
                 let start = match rest.get(41..42) {
-                    Some("A") => None,
+                    Some("A") => {
+                        length(43, "game request")?;
+                        None
+                    }
                     Some("B") => {
-                        let pos = rest.get(42..93).ok_or("short start position")?;
-                        Some(board_from_text(pos)?)
+                        length(94, "game request with a position")?;
+                        Some(board_from_text(&rest[42..93])?)
                     }
                     _ => return Err("bad start position code".into()),
                 };
@@ -276,26 +308,23 @@ impl Message {
                 })
             }
             'A' => {
-                let name = rest
-                    .get(0..32)
-                    .ok_or("short game accept")?
-                    .trim()
-                    .to_string();
-                let code = num(rest, 32, 1, "acceptance code")? as u8;
+                length(34, "game accept")?;
+                let name = rest[0..32].trim().to_string();
+                let code = code(32, 3, "acceptance code")?;
                 Ok(Message::GameAcc { name, code })
             }
             'M' => {
-                let seconds = num(rest, 0, 4, "time")?;
-                let from = num(rest, 4, 2, "from square")? as u8;
-                let to = num(rest, 6, 2, "to square")? as u8;
-                let n = num(rest, 8, 2, "capture count")? as usize;
+                let seconds = num(0, 4, "time")?;
+                let from = square(4, "from square")?;
+                let to = square(6, "to square")?;
+                let n = num(8, 2, "capture count")? as usize;
                 if n > 20 {
                     return Err(format!("capture count {n} is over 20"));
                 }
-                let mut captured = Vec::with_capacity(n);
-                for k in 0..n {
-                    captured.push(num(rest, 10 + 2 * k, 2, "captured square")? as u8);
-                }
+                length(11 + 2 * n, &format!("move with {n} captures"))?;
+                let captured = (0..n)
+                    .map(|k| square(10 + 2 * k, "captured square"))
+                    .collect::<Result<Vec<u8>, String>>()?;
                 Ok(Message::Move {
                     seconds,
                     from,
@@ -303,21 +332,30 @@ impl Message {
                     captured,
                 })
             }
-            'E' => Ok(Message::GameEnd {
-                reason: num(rest, 0, 1, "reason")? as u8,
-                stop: num(rest, 1, 1, "stop code")? as u8,
-            }),
+            'E' => {
+                length(3, "game end")?;
+                Ok(Message::GameEnd {
+                    reason: code(0, 3, "reason")?,
+                    stop: code(1, 1, "stop code")?,
+                })
+            }
             'C' => Ok(Message::Chat(rest.to_string())),
-            'B' => Ok(Message::BackReq {
-                move_number: num(rest, 0, 3, "move number")?,
-                side: rest
-                    .get(3..4)
-                    .and_then(|c| colour_of(c.chars().next()?))
-                    .ok_or("bad colour in back request")?,
-            }),
-            'K' => Ok(Message::BackAcc {
-                code: num(rest, 0, 1, "acceptance code")? as u8,
-            }),
+            'B' => {
+                length(5, "back request")?;
+                Ok(Message::BackReq {
+                    move_number: num(0, 3, "move number")?,
+                    side: rest
+                        .get(3..4)
+                        .and_then(|c| colour_of(c.chars().next()?))
+                        .ok_or("bad colour in back request")?,
+                })
+            }
+            'K' => {
+                length(2, "back accept")?;
+                Ok(Message::BackAcc {
+                    code: code(0, 2, "acceptance code")?,
+                })
+            }
             other => Err(format!("unknown message type '{other}'")),
         }
     }
@@ -327,18 +365,87 @@ fn clip(t: &str) -> String {
     t.chars().take(60).collect()
 }
 
-/// A DXP connection: NUL-framed messages.
+/// The most characters a message may have, its NUL not counted.
+pub const MAX_MESSAGE: usize = 127;
+
+/// What the framer read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// One message, its NUL taken off (lossy UTF-8).
+    Message(String),
+    /// A message passed [`MAX_MESSAGE`] characters with no NUL; its rest, up to the next NUL,
+    /// is skipped unread.
+    TooLong,
+}
+
+/// Splits a byte stream into NUL-ended messages, never holding more than [`MAX_MESSAGE`]
+/// bytes of one: a peer that sends no NUL costs no memory.
+pub struct Framer<R> {
+    reader: BufReader<R>,
+    /// Inside a message already reported as too long: drop bytes up to its NUL.
+    skipping: bool,
+}
+
+impl<R: Read> Framer<R> {
+    pub fn new(reader: R) -> Framer<R> {
+        Framer {
+            reader: BufReader::new(reader),
+            skipping: false,
+        }
+    }
+
+    /// The next message; `None` at the end of the stream (or a read error). A message cut
+    /// off by the end of the stream is dropped.
+    pub fn next_frame(&mut self) -> Option<Frame> {
+        let mut msg: Vec<u8> = Vec::new();
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok([]) => return None,
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return None,
+            };
+            let nul = buf.iter().position(|&b| b == 0);
+            if self.skipping {
+                let used = nul.map_or(buf.len(), |i| i + 1);
+                self.skipping = nul.is_none();
+                self.reader.consume(used);
+                continue;
+            }
+            let take = nul.unwrap_or(buf.len());
+            if msg.len() + take > MAX_MESSAGE {
+                self.skipping = true;
+                return Some(Frame::TooLong);
+            }
+            msg.extend_from_slice(&buf[..take]);
+            match nul {
+                Some(_) => {
+                    self.reader.consume(take + 1);
+                    return Some(Frame::Message(String::from_utf8_lossy(&msg).into_owned()));
+                }
+                None => self.reader.consume(take),
+            }
+        }
+    }
+}
+
+/// A DXP connection: NUL-framed messages, read by a thread of their own so that a search can
+/// watch for the peer going away.
 ///
 /// Two messages sent back to back (GAMEACC then our first move, BACKACC then a move, a chat
 /// then GAMEEND) are spaced by [`SEND_GAP`]: pydraughts' receiver reads one socket chunk per
 /// message and drops whatever follows the first NUL in it, so two messages arriving together
-/// lose the second.
+/// lose the second. A write that fails (the peer is gone) closes the connection: the next
+/// `recv` says so, and nothing is an error that ends the program.
 pub struct Conn {
-    reader: BufReader<TcpStream>,
+    incoming: Receiver<Frame>,
+    /// Never carries a message: it disconnects when the reader thread ends (the peer closed).
+    gone: Receiver<()>,
     writer: TcpStream,
     verbose: bool,
     /// When the last message went out, unless one has come in since.
     last_send: Option<Instant>,
+    closed: bool,
 }
 
 /// The least time between two of our messages with none of the peer's in between.
@@ -346,16 +453,51 @@ const SEND_GAP: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Conn {
     pub fn new(stream: TcpStream, verbose: bool) -> std::io::Result<Conn> {
+        Conn::with_close_hook(stream, verbose, || {})
+    }
+
+    /// As `new`, and `on_close` runs as soon as the connection is closed, by the peer or by
+    /// dropping the `Conn` (from the reader thread, before `recv` reports it).
+    pub fn with_close_hook(
+        stream: TcpStream,
+        verbose: bool,
+        on_close: impl FnOnce() + Send + 'static,
+    ) -> std::io::Result<Conn> {
         stream.set_nodelay(true)?;
+        let read_half = stream.try_clone()?;
+        let (tx, incoming) = channel::unbounded();
+        let (gone_tx, gone) = channel::bounded::<()>(0);
+        std::thread::Builder::new()
+            .name("dxp reader".into())
+            .spawn(move || {
+                let _gone = gone_tx; // dropped when the peer closes
+                let mut framer = Framer::new(read_half);
+                while let Some(frame) = framer.next_frame() {
+                    if tx.send(frame).is_err() {
+                        break;
+                    }
+                }
+                on_close();
+            })?;
         Ok(Conn {
-            reader: BufReader::new(stream.try_clone()?),
+            incoming,
+            gone,
             writer: stream,
             verbose,
             last_send: None,
+            closed: false,
         })
     }
 
-    pub fn send(&mut self, m: &Message) -> std::io::Result<()> {
+    /// Disconnects once the peer has closed the connection: for `select!` beside a search.
+    pub fn gone(&self) -> &Receiver<()> {
+        &self.gone
+    }
+
+    pub fn send(&mut self, m: &Message) {
+        if self.closed {
+            return;
+        }
         if let Some(at) = self.last_send {
             let since = at.elapsed();
             if since < SEND_GAP {
@@ -367,44 +509,59 @@ impl Conn {
         if self.verbose {
             eprintln!("dxp > {text}");
         }
-        self.writer.write_all(text.as_bytes())?;
-        self.writer.write_all(&[0])?;
-        self.writer.flush()
+        let sent = self
+            .writer
+            .write_all(text.as_bytes())
+            .and_then(|_| self.writer.write_all(&[0]))
+            .and_then(|_| self.writer.flush());
+        if let Err(e) = sent {
+            if self.verbose {
+                eprintln!("dxp: cannot send ({e}): the connection is closed");
+            }
+            self.closed = true;
+        }
     }
 
-    /// The next message; `Ok(None)` when the peer closed the connection. A message that does
-    /// not decode is answered with a chat line and skipped.
-    pub fn recv(&mut self) -> std::io::Result<Option<Message>> {
-        loop {
-            let mut buf = Vec::new();
-            let n = self.reader.read_until(0, &mut buf)?;
-            if n == 0 {
-                return Ok(None);
-            }
+    /// The next message; `None` when the connection is closed. A message that does not decode
+    /// (or is too long) is answered with a chat line and skipped.
+    pub fn recv(&mut self) -> Option<Message> {
+        while !self.closed {
+            let Ok(frame) = self.incoming.recv() else {
+                self.closed = true;
+                break;
+            };
             self.last_send = None;
-            if buf.last() == Some(&0) {
-                buf.pop();
-            } else {
-                return Ok(None); // connection closed mid-message
-            }
-            let text = String::from_utf8_lossy(&buf).into_owned();
+            let text = match frame {
+                Frame::TooLong => {
+                    if self.verbose {
+                        eprintln!("dxp < (over {MAX_MESSAGE} characters)");
+                    }
+                    self.send(&Message::Chat(format!(
+                        "error: message longer than {MAX_MESSAGE} characters"
+                    )));
+                    continue;
+                }
+                Frame::Message(text) => text,
+            };
             if self.verbose {
                 eprintln!("dxp < {text}");
             }
             if text.is_empty() {
                 continue;
             }
-            if text.len() > 127 {
-                self.send(&Message::Chat(
-                    "error: message longer than 127 characters".into(),
-                ))?;
-                continue;
-            }
             match Message::decode(&text) {
-                Ok(m) => return Ok(Some(m)),
-                Err(e) => self.send(&Message::Chat(format!("error: {e}")))?,
+                Ok(m) => return Some(m),
+                Err(e) => self.send(&Message::Chat(format!("error: {e}"))),
             }
         }
+        None
+    }
+}
+
+impl Drop for Conn {
+    /// Ends the reader thread too (its blocked read returns).
+    fn drop(&mut self) {
+        let _ = self.writer.shutdown(Shutdown::Both);
     }
 }
 
@@ -559,38 +716,25 @@ impl Game {
 
 /// Runs `tetrarch dxp`.
 pub fn run(args: &DxpArgs) -> ExitCode {
-    let stream = if let Some(addr) = &args.connect {
-        // The follower may be starting at the same moment: retry for a few seconds.
-        let mut tries = 0;
-        loop {
-            match TcpStream::connect(addr) {
-                Ok(s) => break s,
-                Err(_) if tries < 50 => {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                }
-                Err(e) => {
-                    eprintln!("tetrarch dxp: cannot connect to {addr}: {e}");
-                    return ExitCode::FAILURE;
-                }
+    match &args.connect {
+        Some(addr) => initiate(addr, args),
+        None => listen(args.listen.unwrap_or(DEFAULT_PORT), args),
+    }
+}
+
+/// The initiator: connect, play the games, exit.
+fn initiate(addr: &str, args: &DxpArgs) -> ExitCode {
+    // The follower may be starting at the same moment: retry for a few seconds.
+    let mut tries = 0;
+    let stream = loop {
+        match TcpStream::connect(addr) {
+            Ok(s) => break s,
+            Err(_) if tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
             }
-        }
-    } else {
-        let port = args.listen.unwrap_or(DEFAULT_PORT);
-        let listener = match TcpListener::bind(("127.0.0.1", port)) {
-            Ok(l) => l,
             Err(e) => {
-                eprintln!("tetrarch dxp: cannot listen on 127.0.0.1:{port}: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
-        if args.verbose {
-            eprintln!("dxp: listening on 127.0.0.1:{port}");
-        }
-        match listener.accept() {
-            Ok((s, _)) => s,
-            Err(e) => {
-                eprintln!("tetrarch dxp: accept failed: {e}");
+                eprintln!("tetrarch dxp: cannot connect to {addr}: {e}");
                 return ExitCode::FAILURE;
             }
         }
@@ -602,30 +746,137 @@ pub fn run(args: &DxpArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut player = Player {
-        conn,
-        engine: new_engine(args.threads, args.hash),
-        args: args.clone(),
-        games_played: 0,
-        stop: false,
-    };
-    let result = if args.connect.is_some() {
-        player.initiate()
-    } else {
-        player.follow()
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
+    Player::new(conn, args).initiate();
+    ExitCode::SUCCESS
+}
+
+/// The follower: serve connections one after another, as Scan and Moby Dam do, until a
+/// GAMEEND with stop code 1 asks us to stop. A listener thread accepts every connection; while
+/// one is open, another is told so in a chat line and closed. One that comes just after the
+/// open one closed waits until its game is wound up.
+fn listen(port: u16, args: &DxpArgs) -> ExitCode {
+    let listener = match TcpListener::bind(("127.0.0.1", port)) {
+        Ok(l) => l,
         Err(e) => {
+            eprintln!("tetrarch dxp: cannot listen on 127.0.0.1:{port}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.verbose {
+        eprintln!("dxp: listening on 127.0.0.1:{port}");
+    }
+    let busy = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = channel::unbounded::<TcpStream>();
+    {
+        let busy = busy.clone();
+        let verbose = args.verbose;
+        let spawned = std::thread::Builder::new()
+            .name("dxp listener".into())
+            .spawn(move || {
+                for stream in listener.incoming() {
+                    let Ok(stream) = stream else { continue };
+                    if !busy.swap(true, Ordering::SeqCst) {
+                        if tx.send(stream).is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                    // A peer that closed and at once reconnects may come before we saw the
+                    // close: give the open connection a moment to end before refusing.
+                    let (busy, tx) = (busy.clone(), tx.clone());
+                    let _ = std::thread::Builder::new()
+                        .name("dxp second connection".into())
+                        .spawn(move || {
+                            let until = Instant::now() + std::time::Duration::from_secs(1);
+                            while Instant::now() < until {
+                                if !busy.swap(true, Ordering::SeqCst) {
+                                    let _ = tx.send(stream);
+                                    return;
+                                }
+                                std::thread::sleep(std::time::Duration::from_millis(10));
+                            }
+                            if verbose {
+                                eprintln!("dxp: refusing a second connection");
+                            }
+                            refuse(stream);
+                        });
+                }
+            });
+        if let Err(e) = spawned {
             eprintln!("tetrarch dxp: {e}");
-            ExitCode::FAILURE
+            return ExitCode::FAILURE;
+        }
+    }
+    let mut player: Option<Player> = None;
+    for stream in rx {
+        // The next connection is welcome as soon as this one is closed, even while its game
+        // is still being wound up here.
+        let release = busy.clone();
+        let on_close = move || release.store(false, Ordering::SeqCst);
+        match Conn::with_close_hook(stream, args.verbose, on_close) {
+            Ok(conn) => {
+                let p = match player.as_mut() {
+                    Some(p) => {
+                        p.conn = conn;
+                        p
+                    }
+                    None => player.insert(Player::new(conn, args)),
+                };
+                if args.verbose {
+                    eprintln!("dxp: connection opened");
+                }
+                p.follow();
+                if args.verbose {
+                    eprintln!("dxp: connection ended");
+                }
+                if p.stop {
+                    break;
+                }
+            }
+            Err(e) => {
+                eprintln!("tetrarch dxp: {e}");
+                busy.store(false, Ordering::SeqCst);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Turns away a connection that came while another is served: a chat line saying why, then
+/// the close. What the peer sends meanwhile is read and dropped (for a few seconds at most),
+/// so that the close does not reset the connection before the chat line is read.
+fn refuse(mut stream: TcpStream) {
+    let why = Message::Chat(
+        "error: busy: this follower plays one connection at a time; try again later".into(),
+    );
+    let timeout = Some(std::time::Duration::from_secs(2));
+    let _ = stream.set_write_timeout(timeout);
+    let _ = stream.set_read_timeout(timeout);
+    let _ = stream.write_all(format!("{}\0", why.encode()).as_bytes());
+    let _ = stream.shutdown(Shutdown::Write);
+    let until = Instant::now() + std::time::Duration::from_secs(2);
+    let mut sink = [0u8; 4096];
+    while Instant::now() < until {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
         }
     }
 }
 
 impl Player {
+    fn new(conn: Conn, args: &DxpArgs) -> Player {
+        Player {
+            conn,
+            engine: new_engine(args.threads, args.hash),
+            args: args.clone(),
+            games_played: 0,
+            stop: false,
+        }
+    }
+
     /// Initiator: request the games one by one.
-    fn initiate(&mut self) -> std::io::Result<()> {
+    fn initiate(&mut self) {
         for n in 0..self.args.games {
             if self.stop {
                 break;
@@ -642,11 +893,11 @@ impl Player {
                 minutes: self.args.minutes,
                 moves: self.args.moves,
                 start: None,
-            })?;
+            });
             // Wait for the answer; chat may come first.
             loop {
-                match self.conn.recv()? {
-                    None => return Ok(()),
+                match self.conn.recv() {
+                    None => return,
                     Some(Message::GameAcc { code: 0, name }) => {
                         if self.args.verbose {
                             eprintln!("dxp: {name} accepts");
@@ -655,7 +906,7 @@ impl Player {
                     }
                     Some(Message::GameAcc { code, .. }) => {
                         println!("game request refused (code {code})");
-                        return Ok(());
+                        return;
                     }
                     Some(Message::Chat(t)) => self.log_chat(&t),
                     Some(_) => {}
@@ -663,53 +914,51 @@ impl Player {
             }
             let last = n + 1 == self.args.games;
             let game = Game::new(Board::start(), ours, self.args.minutes, self.args.moves);
-            if !self.play(game, last)? {
-                return Ok(());
+            if !self.play(game, last) {
+                return;
             }
         }
-        Ok(())
     }
 
     /// Follower: answer game requests until told to stop or the connection closes.
-    fn follow(&mut self) -> std::io::Result<()> {
+    fn follow(&mut self) {
         while !self.stop {
-            match self.conn.recv()? {
-                None => return Ok(()),
-                Some(Message::GameReq {
+            let Some(msg) = self.conn.recv() else { return };
+            match msg {
+                Message::GameReq {
                     version,
                     name,
                     follower,
                     minutes,
                     moves,
                     start,
-                }) => {
+                } => {
                     let me = self.args.name.clone();
                     if version != 1 {
-                        self.conn.send(&Message::GameAcc { name: me, code: 1 })?;
+                        self.conn.send(&Message::GameAcc { name: me, code: 1 });
                         continue;
                     }
                     if self.args.verbose {
                         eprintln!("dxp: game request from {name}");
                     }
-                    self.conn.send(&Message::GameAcc { name: me, code: 0 })?;
+                    self.conn.send(&Message::GameAcc { name: me, code: 0 });
                     let start = start.unwrap_or_else(Board::start);
                     let game = Game::new(start, follower, minutes, moves);
-                    if !self.play(game, false)? {
-                        return Ok(());
+                    if !self.play(game, false) {
+                        return;
                     }
                 }
-                Some(Message::Chat(t)) => self.log_chat(&t),
-                Some(Message::GameEnd { stop, .. }) => self.stop |= stop == 1,
-                Some(Message::BackReq { .. }) => {
-                    self.conn.send(&Message::BackAcc { code: 2 })?;
+                Message::Chat(t) => self.log_chat(&t),
+                Message::GameEnd { stop, .. } => self.stop |= stop == 1,
+                Message::BackReq { .. } => {
+                    self.conn.send(&Message::BackAcc { code: 2 });
                 }
-                Some(_) => {
+                _ => {
                     self.conn
-                        .send(&Message::Chat("error: no game in progress".into()))?;
+                        .send(&Message::Chat("error: no game in progress".into()));
                 }
             }
         }
-        Ok(())
     }
 
     fn log_chat(&self, text: &str) {
@@ -718,7 +967,8 @@ impl Player {
         }
     }
 
-    /// Searches the game's position and returns the move and the seconds it took.
+    /// Searches the game's position and returns the move and the seconds it took; `None` when
+    /// the peer closed the connection during the search, which then ends at once.
     fn think(&mut self, game: &mut Game) -> Option<(Move, u32)> {
         let started = Instant::now();
         let mut limits: Limits<Move> = Limits::default();
@@ -746,7 +996,13 @@ impl Player {
             score: score.clone(),
         });
         self.engine.go(limits, reporter);
-        let best = rx.recv().ok().flatten();
+        let best = channel::select! {
+            recv(rx) -> best => best.ok().flatten(),
+            recv(self.conn.gone()) -> _ => {
+                self.engine.stop_and_wait();
+                return None;
+            }
+        };
         self.engine.wait();
         let elapsed = started.elapsed().as_millis() as u64;
         game.used_ms += elapsed;
@@ -760,7 +1016,7 @@ impl Player {
 
     /// Plays one game to its end. `last`: the initiator's final game (stop code 1). Returns
     /// false when the session is over (connection closed or stop requested).
-    fn play(&mut self, mut game: Game, last: bool) -> std::io::Result<bool> {
+    fn play(&mut self, mut game: Game, last: bool) -> bool {
         self.engine.new_game();
         let stop_code = if last { 1 } else { 0 };
         loop {
@@ -769,14 +1025,15 @@ impl Player {
                     self.conn.send(&Message::GameEnd {
                         reason: result.reason(),
                         stop: stop_code,
-                    })?;
+                    });
                     // The opponent confirms with its own GAMEEND.
-                    let alive = self.await_game_end()?;
+                    let alive = self.await_game_end();
                     self.report(&game, result, &why);
-                    return Ok(alive && !self.stop && !last);
+                    return alive && !self.stop && !last;
                 }
                 let Some((m, seconds)) = self.think(&mut game) else {
-                    return Ok(false);
+                    self.report(&game, Result_::Unknown, "connection closed");
+                    return false;
                 };
                 if self.args.verbose {
                     eprintln!("dxp: we play {}", game.board.hub_move_text(m));
@@ -787,13 +1044,13 @@ impl Player {
                     from: m.from_square(),
                     to: m.to_square(),
                     captured,
-                })?;
+                });
                 game.play(m);
                 continue;
             }
-            let Some(msg) = self.conn.recv()? else {
+            let Some(msg) = self.conn.recv() else {
                 self.report(&game, Result_::Unknown, "connection closed");
-                return Ok(false);
+                return false;
             };
             match msg {
                 Message::Move {
@@ -805,26 +1062,26 @@ impl Player {
                             "error: illegal move {from}-{to} x{captured:?} in {}",
                             game.board.to_fen()
                         );
-                        self.conn.send(&Message::Chat(text))?;
+                        self.conn.send(&Message::Chat(text));
                         self.conn.send(&Message::GameEnd {
                             reason: 0,
                             stop: stop_code,
-                        })?;
+                        });
                         self.report(&game, Result_::Unknown, "illegal move received");
-                        return Ok(!last);
+                        return !last;
                     }
                 },
                 Message::GameEnd { reason, stop } => {
                     self.stop |= stop == 1;
                     // The peer may close right after its GAMEEND (pydraughts does): a failed
                     // confirmation is no error.
-                    let _ = self.conn.send(&Message::GameEnd {
+                    self.conn.send(&Message::GameEnd {
                         reason: 0,
                         stop: stop.max(stop_code),
                     });
                     let result = Result_::from_their_reason(reason);
                     self.report(&game, result, "opponent ended the game");
-                    return Ok(!self.stop && !last);
+                    return !self.stop && !last;
                 }
                 Message::BackReq { move_number, side } => {
                     // Plies from the start to the requested move and side to move.
@@ -834,16 +1091,16 @@ impl Player {
                         ply -= 1;
                     }
                     if ply >= 0 && ply as usize <= game.moves.len() {
-                        self.conn.send(&Message::BackAcc { code: 0 })?;
+                        self.conn.send(&Message::BackAcc { code: 0 });
                         game.go_to(ply as usize);
                     } else {
-                        self.conn.send(&Message::BackAcc { code: 2 })?;
+                        self.conn.send(&Message::BackAcc { code: 2 });
                     }
                 }
                 Message::Chat(t) => self.log_chat(&t),
                 Message::GameReq { .. } => {
                     self.conn
-                        .send(&Message::Chat("error: game in progress".into()))?;
+                        .send(&Message::Chat("error: game in progress".into()));
                 }
                 Message::GameAcc { .. } | Message::BackAcc { .. } => {}
             }
@@ -851,13 +1108,13 @@ impl Player {
     }
 
     /// After our GAMEEND: reads until the opponent's. False if the connection closed.
-    fn await_game_end(&mut self) -> std::io::Result<bool> {
+    fn await_game_end(&mut self) -> bool {
         loop {
-            match self.conn.recv()? {
-                None => return Ok(false),
+            match self.conn.recv() {
+                None => return false,
                 Some(Message::GameEnd { stop, .. }) => {
                     self.stop |= stop == 1;
-                    return Ok(true);
+                    return true;
                 }
                 Some(Message::Chat(t)) => self.log_chat(&t),
                 Some(_) => {}
@@ -999,6 +1256,76 @@ mod tests {
         }
         assert!(Message::decode("M0001010299").is_err()); // 99 captures
         assert!(Message::decode("é").is_err());
+    }
+
+    #[test]
+    fn fixed_width_messages_must_have_their_exact_length() {
+        let req = Message::GameReq {
+            version: 1,
+            name: "T".into(),
+            follower: Side::First,
+            minutes: 10,
+            moves: 0,
+            start: None,
+        }
+        .encode();
+        for text in [
+            "E123".to_string(),
+            "E0".to_string(),
+            "M000132280099".to_string(),
+            "M00013228".to_string(),
+            "M00013228010".to_string(),
+            format!("{req}junk"),
+            format!("{req}Wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"),
+            "K00".to_string(),
+            "B012WZ".to_string(),
+            format!("A{:<32}00", "Scan"),
+        ] {
+            assert!(Message::decode(&text).is_err(), "{text:?}");
+        }
+        // Codes outside the spec's ranges are errors too.
+        for text in ["E02", "E40", "K3", "M00013228-1"] {
+            assert!(Message::decode(text).is_err(), "{text:?}");
+        }
+        assert!(Message::decode("E21").is_ok());
+        assert!(Message::decode(&req).is_ok());
+    }
+
+    /// A reader that counts the bytes taken from it.
+    struct Counted<R>(R, std::rc::Rc<std::cell::Cell<usize>>);
+
+    impl<R: Read> Read for Counted<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.read(buf)?;
+            self.1.set(self.1.get() + n);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_framer_stops_at_127_characters_and_holds_no_more() {
+        let text = [b'x'; 127];
+        let mut f = Framer::new(&b"E00\0\0"[..]);
+        assert_eq!(f.next_frame(), Some(Frame::Message("E00".into())));
+        assert_eq!(f.next_frame(), Some(Frame::Message(String::new())));
+        assert_eq!(f.next_frame(), None);
+        let exact = [&text[..], b"\0"].concat();
+        let mut f = Framer::new(&exact[..]);
+        assert_eq!(
+            f.next_frame(),
+            Some(Frame::Message(String::from_utf8_lossy(&text).into_owned()))
+        );
+        // 20 MB with no NUL: the framer says so after one buffer of it, not after all.
+        let read = std::rc::Rc::new(std::cell::Cell::new(0));
+        let flood = std::io::repeat(b'x').take(20 << 20);
+        let tail = &b"\0E21\0"[..];
+        let mut f = Framer::new(Counted(flood.chain(tail), read.clone()));
+        assert_eq!(f.next_frame(), Some(Frame::TooLong));
+        assert!(read.get() <= 64 * 1024, "read {} bytes", read.get());
+        assert!(f.reader.buffer().len() <= 64 * 1024);
+        // The rest of it is skipped; the next message is read.
+        assert_eq!(f.next_frame(), Some(Frame::Message("E21".into())));
+        assert_eq!(f.next_frame(), None);
     }
 
     #[test]
