@@ -19,15 +19,14 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
-use crossbeam::channel::{self, Receiver, Sender};
+use crossbeam::channel::{self, Receiver, TryRecvError};
 use tetrarch::game::{Notation, Outcome, Position, Side, Verdict};
 use tetrarch::games::draughts::squares::mask_of_square;
 use tetrarch::games::draughts::{Board, Move};
 use tetrarch::limits::Limits;
-use tetrarch::report::{Iteration, Reporter, ScoreBound};
 use tetrarch::score::{Score, MATE_IN_MAX_PLY};
 use tetrarch::time::Clock;
 
@@ -494,6 +493,11 @@ impl Conn {
         &self.gone
     }
 
+    /// Whether the peer has closed the connection (or a write to it failed).
+    pub fn is_gone(&self) -> bool {
+        self.closed || matches!(self.gone.try_recv(), Err(TryRecvError::Disconnected))
+    }
+
     pub fn send(&mut self, m: &Message) {
         if self.closed {
             return;
@@ -562,25 +566,6 @@ impl Drop for Conn {
     /// Ends the reader thread too (its blocked read returns).
     fn drop(&mut self) {
         let _ = self.writer.shutdown(Shutdown::Both);
-    }
-}
-
-/// Receives a search's end (and the last exact score) for a blocking `think`.
-struct WaitReporter {
-    tx: Sender<Option<Move>>,
-    score: Arc<Mutex<Option<Score>>>,
-}
-
-impl Reporter<Board> for WaitReporter {
-    fn iteration(&self, info: &Iteration<'_, Board>) {
-        if let Some(line) = info.lines.first() {
-            if line.bound == ScoreBound::Exact {
-                *self.score.lock().unwrap_or_else(|e| e.into_inner()) = Some(line.score);
-            }
-        }
-    }
-    fn best_move(&self, _root: &Board, best: Option<Move>, _ponder: Option<Move>) {
-        let _ = self.tx.send(best);
     }
 }
 
@@ -989,29 +974,18 @@ impl Player {
         let men = game.board.occupied().count_ones().min(40);
         self.engine.set_moves_left_hint(10 + 20 * men / 40);
         self.engine.set_position(game.start.clone(), &game.moves);
-        let (tx, rx) = channel::bounded(1);
-        let score = Arc::new(Mutex::new(None));
-        let reporter = Arc::new(WaitReporter {
-            tx,
-            score: score.clone(),
-        });
-        self.engine.go(limits, reporter);
-        let best = channel::select! {
-            recv(rx) -> best => best.ok().flatten(),
-            recv(self.conn.gone()) -> _ => {
-                self.engine.stop_and_wait();
-                return None;
-            }
-        };
-        self.engine.wait();
+        let found = self.engine.search_until(limits, self.conn.gone());
+        if self.conn.is_gone() {
+            return None;
+        }
         let elapsed = started.elapsed().as_millis() as u64;
         game.used_ms += elapsed;
-        if let Some(s) = *score.lock().unwrap_or_else(|e| e.into_inner()) {
+        if let Some(s) = found.exact_score {
             if s.abs() < MATE_IN_MAX_PLY {
                 game.last_score = s;
             }
         }
-        best.map(|m| (m, (elapsed / 1000) as u32))
+        found.best.map(|m| (m, (elapsed / 1000) as u32))
     }
 
     /// Plays one game to its end. `last`: the initiator's final game (stop code 1). Returns
