@@ -7,8 +7,10 @@
 //! answer `isready` and to call [`stop`](Engine::stop) or [`ponderhit`](Engine::ponderhit).
 //! Every command that needs the engine idle (a new `go`, a thread-count change, a new game)
 //! first ends the running search. Resizing the table builds a new one that the next search
-//! uses, so a running search is never stalled by it. Protocols translate their own commands
-//! into these calls and never see a search internal.
+//! uses, so a running search is never stalled by it. [`search`](Engine::search) is the blocking
+//! form for callers that want only the result: it runs `go` with a reporter of its own and
+//! returns the best move and the last reported line once the search ends. Protocols translate
+//! their own commands into these calls and never see a search internal.
 
 use std::sync::Arc;
 
@@ -56,6 +58,43 @@ impl Default for Options {
             params: Params::DEFAULT,
             seed: None,
         }
+    }
+}
+
+/// What a finished search found, as its reports gave it: the answer of [`Engine::search`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found<M> {
+    /// The move to play; `None` when the position has no legal move.
+    pub best: Option<M>,
+    /// The expected reply, when one is known and legal.
+    pub ponder: Option<M>,
+    /// The best line of the last report, whatever its bound (`None` if none was reported).
+    pub line: Option<Line<M>>,
+    /// The score of the last best line reported with an exact bound.
+    pub exact_score: Option<score::Score>,
+    /// Nodes of all threads at the last report.
+    pub nodes: u64,
+}
+
+/// The reporter behind [`Engine::search`]: keeps the last report and the best move.
+struct Collect<M>(std::sync::Mutex<Found<M>>);
+
+impl<P: Position> Reporter<P> for Collect<P::Move> {
+    fn iteration(&self, info: &Iteration<'_, P>) {
+        let mut found = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(line) = info.lines.first() {
+            if line.bound == ScoreBound::Exact {
+                found.exact_score = Some(line.score);
+            }
+            found.line = Some(line.clone());
+        }
+        found.nodes = info.nodes;
+    }
+
+    fn best_move(&self, _root: &P, best: Option<P::Move>, ponder: Option<P::Move>) {
+        let mut found = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        found.best = best;
+        found.ponder = ponder;
     }
 }
 
@@ -363,6 +402,46 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
             });
         }
         self.running = Some(Running { job, done: done_rx });
+    }
+}
+
+impl<P: Position, E: Evaluator<P>> Engine<P, E> {
+    /// Searches the current position and returns once the search is over, with what it found:
+    /// for callers that only want the result (bench, self-play, DXP), not the reports.
+    pub fn search(&mut self, limits: Limits<P::Move>) -> Found<P::Move> {
+        self.search_until(limits, &channel::never::<()>())
+    }
+
+    /// As [`search`](Engine::search), but the search ends early (and its best move so far is
+    /// returned) as soon as `cancel` delivers a message or disconnects: a protocol passes the
+    /// receiver that tells it its peer went away.
+    pub fn search_until<T>(
+        &mut self,
+        limits: Limits<P::Move>,
+        cancel: &Receiver<T>,
+    ) -> Found<P::Move> {
+        let collect = Arc::new(Collect(std::sync::Mutex::new(Found {
+            best: None,
+            ponder: None,
+            line: None,
+            exact_score: None,
+            nodes: 0,
+        })));
+        self.go(limits, collect.clone());
+        let finished = match &self.running {
+            Some(r) => channel::select! {
+                recv(r.done) -> _ => true,
+                recv(cancel) -> _ => false,
+            },
+            None => true,
+        };
+        if finished {
+            self.running = None;
+        } else {
+            self.stop_and_wait();
+        }
+        let found = collect.0.lock().unwrap_or_else(|e| e.into_inner());
+        found.clone()
     }
 }
 

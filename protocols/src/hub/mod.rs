@@ -12,7 +12,6 @@
 
 pub mod bench;
 pub mod dxp;
-mod wire;
 
 #[cfg(test)]
 mod tests;
@@ -31,6 +30,7 @@ use tetrarch::search::{Engine, Options};
 use tetrarch::time::Clock;
 
 use crate::io::{Input, Output};
+use tetrarch_wire::hub as wire;
 
 /// Think time of a `go think` that no `level` preceded.
 pub const DEFAULT_MOVE_TIME_MS: u64 = 10_000;
