@@ -68,9 +68,6 @@ pub struct Ucci {
     banmoves: Vec<Move>,
     /// The opponent's draw offer for the running search.
     draw_offered: Arc<AtomicBool>,
-    /// Whether the running search has written its answer: from then on it is over for the
-    /// GUI, which may send the next position at once, while its threads still wind down.
-    answered: Arc<AtomicBool>,
 }
 
 impl Ucci {
@@ -81,7 +78,6 @@ impl Ucci {
             engine: None,
             banmoves: Vec::new(),
             draw_offered: Arc::new(AtomicBool::new(false)),
-            answered: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -105,19 +101,11 @@ impl Ucci {
         })
     }
 
+    /// Whether a search is on for the GUI: not once its answer is out, even while its threads
+    /// still wind down, since the GUI may send its next `position` and `go` the moment it reads
+    /// `bestmove` (the engine facade waits for those threads; see `Engine::is_searching`).
     fn thinking(&mut self) -> bool {
         self.engine.as_mut().is_some_and(|e| e.is_searching())
-    }
-
-    /// Waits for a search that has written its answer: it is only winding down, and the GUI,
-    /// for which it is over, may send its next `position` and `go` the moment it reads
-    /// `bestmove`; those must not be refused as arriving "while thinking".
-    fn settle(&mut self) {
-        if self.answered.load(Ordering::Acquire) {
-            if let Some(e) = self.engine.as_mut() {
-                e.wait();
-            }
-        }
     }
 
     fn error(&self, text: &str) {
@@ -142,11 +130,7 @@ impl Ucci {
             return true;
         };
         let rest = line[cmd.len()..].trim();
-        if cmd != "stop" {
-            // (`stop` just after the answer stays silent below rather than saying nobestmove.)
-            self.settle();
-        }
-        if self.thinking() && !WHILE_THINKING.contains(&cmd) {
+        if cmd != "stop" && self.thinking() && !WHILE_THINKING.contains(&cmd) {
             self.error(&format!(
                 "'{cmd}' is not accepted while thinking (send stop first)"
             ));
@@ -183,10 +167,11 @@ impl Ucci {
                 }
             }
             "stop" => {
-                if self.thinking() {
-                    if let Some(e) = self.engine.as_ref() {
-                        e.stop();
-                    }
+                // A `stop` that crossed the answer (the threads still wind down) stays silent;
+                // only one sent when idle is answered `nobestmove`.
+                let running = self.engine.as_mut().is_some_and(|e| e.is_running());
+                if let (true, Some(e)) = (running, self.engine.as_ref()) {
+                    e.stop();
                 } else {
                     self.out.line("nobestmove");
                 }
@@ -420,11 +405,9 @@ impl Ucci {
         }
         self.draw_offered.store(draw, Ordering::Relaxed);
         let bounded = !limits.infinite && !limits.ponder;
-        self.answered.store(false, Ordering::Release);
         let reporter = Arc::new(UcciReporter::new(
             self.out.clone(),
             self.draw_offered.clone(),
-            self.answered.clone(),
         ));
         let batch = self.options.batch;
         let engine = self.engine();
