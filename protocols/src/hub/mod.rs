@@ -8,7 +8,8 @@
 //! in a queue until its `done` is out, then runs. `level` applies to the next `go` only; a `go`
 //! without one thinks for [`DEFAULT_MOVE_TIME_MS`]. Every error (a malformed `pos=`, an illegal
 //! or ambiguous move, an unknown command or parameter value) is one `error message="..."` line,
-//! and the session's state is left as it was. Nothing is written to stderr.
+//! and the session's state is left as it was, except that a bad field of `level` drops only
+//! itself (see `set_level`). Nothing is written to stderr.
 
 pub mod bench;
 pub mod dxp;
@@ -499,25 +500,43 @@ impl Session {
         self.position = pos;
     }
 
+    /// `level ...`: each field is read on its own. An unreadable one is reported (one `error`
+    /// line each) and dropped, and the others hold, so the search keeps to the time the GUI
+    /// stated. A count below its minimum (`depth=0`, `nodes=0`) is reported and raised to it.
+    /// A line whose every limit was unreadable leaves a one-ply search: the GUI meant some
+    /// limit, and none is safer than the 10 s of a `go` without `level`.
     fn set_level(&mut self, line: &wire::Line) {
         let mut level = Level::default();
         let mut clock: Option<Clock> = None;
         let mut inc_ms = 0i64;
         let mut moves: Option<u32> = None;
+        let mut unread = false;
         for (name, value) in &line.pairs {
             let bad = |what: &str| format!("level {name}= needs {what}, not '{}'", clip(value));
+            let mut error = |message: String| {
+                self.error(&message);
+                unread = true;
+            };
             match name.as_str() {
-                "depth" => match value.parse::<u32>() {
-                    Ok(d) if d >= 1 => level.depth = Some(d.min(200)),
-                    _ => return self.error(&bad("a depth of at least 1")),
+                "depth" => match value.parse::<i64>() {
+                    Ok(d) if d >= 1 => level.depth = Some(d.min(200) as u32),
+                    Ok(_) => {
+                        error(bad("a depth of at least 1; searching depth 1"));
+                        level.depth = Some(1);
+                    }
+                    Err(_) => error(bad("a depth of at least 1")),
                 },
-                "nodes" => match value.parse::<u64>() {
-                    Ok(n) if n >= 1 => level.nodes = Some(n),
-                    _ => return self.error(&bad("a node count")),
+                "nodes" => match value.parse::<i64>() {
+                    Ok(n) if n >= 1 => level.nodes = Some(n as u64),
+                    Ok(_) => {
+                        error(bad("a node count of at least 1; searching 1 node"));
+                        level.nodes = Some(1);
+                    }
+                    Err(_) => error(bad("a node count")),
                 },
                 "move-time" => match seconds_ms(value) {
                     Some(ms) => level.move_time_ms = Some(ms as u64),
-                    None => return self.error(&bad("seconds")),
+                    None => error(bad("seconds")),
                 },
                 "time" => match seconds_ms(value) {
                     Some(ms) => {
@@ -526,15 +545,15 @@ impl Session {
                             ..Clock::default()
                         })
                     }
-                    None => return self.error(&bad("seconds")),
+                    None => error(bad("seconds")),
                 },
                 "inc" => match seconds_ms(value) {
                     Some(ms) => inc_ms = ms,
-                    None => return self.error(&bad("seconds")),
+                    None => error(bad("seconds")),
                 },
                 "moves" => match value.parse::<u32>() {
                     Ok(n) => moves = (n > 0).then_some(n),
-                    Err(_) => return self.error(&bad("a move count")),
+                    Err(_) => error(bad("a move count")),
                 },
                 "infinite" => level.infinite = true,
                 _ => {} // unknown pairs are ignored (forward compatibility)
@@ -547,6 +566,9 @@ impl Session {
             c.increment_ms = inc_ms;
             c.moves_to_go = moves;
             level.clock = Some(c);
+        }
+        if unread && !level.is_set() {
+            level.depth = Some(1);
         }
         self.level = level;
     }
