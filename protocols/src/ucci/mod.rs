@@ -38,8 +38,9 @@ use tetrarch::time::Clock;
 use tetrarch::tt::Bound;
 
 use crate::io::{Input, Output};
+use crate::options::Effect;
 use format::{score_text, UcciReporter};
-use options::{declaration_line, declarations, Change, Values};
+use options::{declaration_line, table, Values};
 
 /// Runs a UCCI session until `quit` or end of input. `first` is a line already read.
 pub fn run(input: Input, out: Output, first: Option<String>) {
@@ -142,7 +143,7 @@ impl Ucci {
                     .line(&format!("id name Tetrarch {}", env!("CARGO_PKG_VERSION")));
                 self.out.line("id copyright GPL-3.0-or-later");
                 self.out.line("id author The Tetrarch developers");
-                for d in declarations() {
+                for d in table() {
                     self.out.line(&declaration_line(&d));
                 }
                 self.out.line("ucciok");
@@ -190,50 +191,46 @@ impl Ucci {
 
     fn setoption(&mut self, rest: &str) {
         let mut next = self.options.clone();
-        let change = match next.set(rest) {
-            Ok(c) => c,
+        let effect = match next.set(rest) {
+            Ok(Some(e)) => e,
+            Ok(None) => {
+                let name = rest.split_whitespace().next().unwrap_or("");
+                eprintln!("tetrarch: ucci option '{name}' is not known here; ignored");
+                return;
+            }
             Err(e) => return self.error(&e),
         };
         self.options = next;
-        let (threads, hash, limit) = (
-            self.options.threads,
-            self.options.hash_mb,
-            2 * self.options.draw_moves,
-        );
-        match change {
-            Change::Hash => {
+        let o = self.options.clone();
+        match effect {
+            Effect::Engine => {
                 if let Some(e) = self.engine.as_mut() {
-                    if let Err(err) = e.set_hash(hash) {
+                    e.set_threads(o.threads);
+                    e.set_move_overhead(o.move_overhead_ms);
+                    if let Err(err) = e.set_hash(o.hash_mb) {
                         // The engine kept its old table: say so and keep the option truthful.
                         self.options.hash_mb = e.options().hash_mb;
-                        self.error(&format!("hashsize {hash} MB: {err}"));
+                        self.error(&format!("hashsize {} MB: {err}", o.hash_mb));
                     }
                 }
             }
-            Change::Threads => {
-                if let Some(e) = self.engine.as_mut() {
-                    e.set_threads(threads);
-                }
-            }
-            Change::Overhead => {
-                let ms = self.options.move_overhead_ms;
-                if let Some(e) = self.engine.as_mut() {
-                    e.set_move_overhead(ms);
-                }
-            }
-            Change::MoveLimit => {
+            Effect::Rules => {
                 if let Some(e) = self.engine.as_mut() {
                     let mut pos = e.position().clone();
-                    pos.set_move_limit(limit);
+                    pos.set_move_limit(2 * o.draw_moves);
                     e.set_position(pos, &[]);
                 }
             }
-            Change::NewGame => self.engine().new_game(),
-            Change::Ignored => {
-                let name = rest.split_whitespace().next().unwrap_or("");
-                eprintln!("tetrarch: ucci option '{name}' is not known here; ignored");
+            Effect::NewGame => self.engine().new_game(),
+            // (UCCI declares no option with these effects.)
+            Effect::ClearHash => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.clear_hash();
+                }
             }
-            Change::Stored => {}
+            Effect::Variant => {}
+            Effect::Note(text) => self.note(&text),
+            Effect::Stored => {}
         }
     }
 
