@@ -2,7 +2,7 @@
 //! `setoption`, Hub's `set-param` and GTP's `tetrarch-set` differ only in spelling and printing.
 //!
 //! Scheme: a protocol declares each option once, as one [`Opt`] in its table: the name as the
-//! protocol spells it, its [`Kind`] (check, spin, button, string or combo, with range and
+//! protocol spells it, its [`Kind`] (check, spin, real, button, string or combo, with range and
 //! default) and `set`, the one function that stores a checked [`Value`] into the protocol's
 //! state and says what the session must do next (an [`Effect`]). [`set`] finds an option by name
 //! (ignoring ASCII case), reads the text by its kind in the protocol's [`Dialect`] (how booleans
@@ -24,6 +24,11 @@ pub enum Kind {
         min: i64,
         max: i64,
     },
+    Real {
+        default: f64,
+        min: f64,
+        max: f64,
+    },
     Button,
     Str(String),
     Combo {
@@ -35,6 +40,10 @@ pub enum Kind {
 impl Kind {
     pub fn spin(default: i64, min: i64, max: i64) -> Kind {
         Kind::Spin { default, min, max }
+    }
+
+    pub fn real(default: f64, min: f64, max: f64) -> Kind {
+        Kind::Real { default, min, max }
     }
 
     pub fn text(default: &str) -> Kind {
@@ -49,12 +58,14 @@ impl Kind {
     }
 }
 
-/// A value read by its option's kind: a check gives `Bool`, a spin `Int` (within its range), a string `Text` (empty when none was given), a combo
+/// A value read by its option's kind: a check gives `Bool`, a spin `Int` (within its range), a
+/// real `Real` (finite, within its range), a string `Text` (empty when none was given), a combo
 /// `Text` (one of its vars, as declared), a button `Press`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Bool(bool),
     Int(i64),
+    Real(f64),
     Text(String),
     Press,
 }
@@ -69,6 +80,14 @@ impl Value {
         match self {
             Value::Int(n) => *n,
             _ => 0,
+        }
+    }
+
+    pub fn real(&self) -> f64 {
+        match self {
+            Value::Real(v) => *v,
+            Value::Int(n) => *n as f64,
+            _ => 0.0,
         }
     }
 
@@ -136,6 +155,7 @@ pub enum Problem {
     Missing,
     NotBool,
     NotInt,
+    NotReal,
     OutOfRange,
     NotOneOf,
 }
@@ -180,6 +200,16 @@ pub fn read<S>(opt: &Opt<S>, raw: Option<&str>, dialect: &Dialect) -> Result<Val
                 Err(_) => err(Some(v), Problem::NotInt),
             }
         }
+        Kind::Real { min, max, .. } => {
+            let Some(v) = raw else {
+                return err(None, Problem::Missing);
+            };
+            match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && *min <= x && x <= *max => Ok(Value::Real(x)),
+                Ok(x) if x.is_finite() => err(Some(v), Problem::OutOfRange),
+                _ => err(Some(v), Problem::NotReal),
+            }
+        }
         Kind::Button => Ok(Value::Press),
         Kind::Str(_) => Ok(Value::Text(raw.unwrap_or("").to_string())),
         Kind::Combo { vars, .. } => {
@@ -218,6 +248,7 @@ mod tests {
     struct State {
         on: bool,
         n: i64,
+        x: f64,
         word: String,
     }
 
@@ -230,6 +261,10 @@ mod tests {
             Opt::new("Count", Kind::spin(1, 1, 9), |s, _, v| {
                 s.n = v.int();
                 Ok(Effect::Engine)
+            }),
+            Opt::new("Rate", Kind::real(0.5, 0.0, 1.0), |s, _, v| {
+                s.x = v.real();
+                Ok(Effect::Stored)
             }),
             Opt::new("Word", Kind::combo("a", &["a", "Bee"]), |s, _, v| {
                 s.word = v.text().to_string();
@@ -273,6 +308,17 @@ mod tests {
             Some(Err(_))
         ));
         assert_eq!(s.n, 7);
+        assert_eq!(
+            set(&t, &mut s, "rate", Some("0.25"), &DIALECT),
+            Some(Ok(Effect::Stored))
+        );
+        assert_eq!(s.x, 0.25);
+        for bad in ["nan", "inf", "1.5", "-0.1"] {
+            assert!(matches!(
+                set(&t, &mut s, "Rate", Some(bad), &DIALECT),
+                Some(Err(_))
+            ));
+        }
         assert_eq!(
             set(&t, &mut s, "word", Some("BEE"), &DIALECT),
             Some(Ok(Effect::Rules))

@@ -605,8 +605,8 @@ const DIALECT: Dialect = Dialect {
     },
 };
 
-/// The `param ...` line of a declaration: `type=` `bool`, `int` (with `min=`, `max=`), `enum`
-/// (with `values=`) or `string`, after the current value.
+/// The `param ...` line of a declaration: `type=` `bool`, `int` or `real` (with `min=`, `max=`),
+/// `enum` (with `values=`) or `string`, after the current value.
 fn param_line(p: &Opt<Session>) -> String {
     let (value, kind, extra) = match &p.kind {
         Kind::Check(v) => (v.to_string(), "bool", vec![]),
@@ -619,6 +619,11 @@ fn param_line(p: &Opt<Session>) -> String {
             (default.clone(), "enum", vec![("values", vars.join(" "))])
         }
         Kind::Str(v) => (v.clone(), "string", vec![]),
+        Kind::Real { default, min, max } => (
+            default.to_string(),
+            "real",
+            vec![("min", min.to_string()), ("max", max.to_string())],
+        ),
         Kind::Button => (String::new(), "button", vec![]),
     };
     let mut pairs: Vec<(&str, &str)> = vec![("name", p.name), ("value", &value), ("type", kind)];

@@ -124,8 +124,8 @@ pub fn declaration_line(d: &Opt<Values>) -> String {
                 vars.join(" ")
             )
         }
-        // UCCI declares its strings empty.
-        Kind::Str(_) => {
+        // UCCI declares its strings empty; it has no real type (and declares no real option).
+        Kind::Str(_) | Kind::Real { .. } => {
             format!("option {} type string default <empty>", d.name)
         }
         Kind::Button => format!("option {} type button", d.name),

@@ -152,6 +152,10 @@ pub fn declaration_line(d: &Opt<Values>) -> String {
             "option name {} type spin default {default} min {min} max {max}",
             d.name
         ),
+        // UCI has no real type (and declares no real option): shown as text.
+        Kind::Real { default, .. } => {
+            format!("option name {} type string default {default}", d.name)
+        }
         Kind::Button => format!("option name {} type button", d.name),
         Kind::Str(v) => format!(
             "option name {} type string default {}",
