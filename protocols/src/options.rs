@@ -222,6 +222,20 @@ pub fn read<S>(opt: &Opt<S>, raw: Option<&str>, dialect: &Dialect) -> Result<Val
     }
 }
 
+/// A kind's default as a protocol would send it (`None` for a button). Tests set every option
+/// to it and expect the state's own defaults unchanged, so the two cannot drift apart.
+#[cfg(test)]
+pub fn default_text(kind: &Kind) -> Option<String> {
+    match kind {
+        Kind::Check(v) => Some(v.to_string()),
+        Kind::Spin { default, .. } => Some(default.to_string()),
+        Kind::Real { default, .. } => Some(default.to_string()),
+        Kind::Button => None,
+        Kind::Str(v) => Some(v.clone()),
+        Kind::Combo { default, .. } => Some(default.clone()),
+    }
+}
+
 /// The option named `name` (ignoring ASCII case).
 pub fn find<'t, S>(table: &'t [Opt<S>], name: &str) -> Option<&'t Opt<S>> {
     table.iter().find(|o| o.name.eq_ignore_ascii_case(name))

@@ -200,6 +200,17 @@ mod tests {
     }
 
     #[test]
+    fn declared_defaults_are_the_values_defaults() {
+        for o in table() {
+            let mut v = Values::default();
+            let text = crate::options::default_text(&o.kind).unwrap_or_default();
+            let effect = v.set(&format!("{} {text}", o.name));
+            assert!(matches!(effect, Ok(Some(_))), "{}: {effect:?}", o.name);
+            assert_eq!(v, Values::default(), "{}", o.name);
+        }
+    }
+
+    #[test]
     fn values_parse_without_keywords_and_keep_old_values_on_error() {
         let mut v = Values::default();
         assert_eq!(v.set("hashsize 64"), Ok(Some(Effect::Engine)));

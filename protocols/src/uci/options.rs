@@ -332,6 +332,17 @@ mod tests {
     }
 
     #[test]
+    fn declared_defaults_are_the_values_defaults() {
+        for o in table() {
+            let mut v = Values::default();
+            let text = crate::options::default_text(&o.kind);
+            let effect = v.set(o.name, text.as_deref());
+            assert!(effect.is_ok(), "{}: {effect:?}", o.name);
+            assert_eq!(v, Values::default(), "{}", o.name);
+        }
+    }
+
+    #[test]
     fn elo_levels_increase() {
         let mut last = -1.0;
         for elo in (ELO_MIN..=ELO_MAX).step_by(50) {
