@@ -159,8 +159,22 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         self.position = pos;
     }
 
-    /// Whether a search is running (its `best_move` not yet reported).
+    /// Whether a search is running, as the protocol sees it: false from the moment its
+    /// `best_move` is reported. A GUI may answer that move at once, while the search threads
+    /// still wind down; if they do, this waits for them (microseconds), so every command that
+    /// needs the engine idle may go ahead. UCI and UCCI alike decide "during a search" by this.
     pub fn is_searching(&mut self) -> bool {
+        if self.running.as_ref().is_some_and(|r| r.job.answered()) {
+            self.wait();
+            return false;
+        }
+        self.is_running()
+    }
+
+    /// Whether a search's threads are still at work, even after its `best_move` is out. A
+    /// `stop` arriving then crossed the answer rather than arrived when idle (UCCI answers
+    /// the latter with `nobestmove`).
+    pub fn is_running(&mut self) -> bool {
         match &self.running {
             Some(r) => match r.done.try_recv() {
                 Ok(()) => {
@@ -234,6 +248,8 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         if mb == self.options.hash_mb {
             return Ok(());
         }
+        // A finished search not yet reaped still holds the old table through its job.
+        self.is_running();
         // Drop the old table first so that both never occupy memory at once when idle.
         self.tt = Arc::new(Table::tiny());
         match Table::try_new(mb) {

@@ -10,7 +10,7 @@
 //! 20 ms beyond depth 12 only some are sent, but the last completed one always precedes the
 //! best move.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -47,6 +47,9 @@ pub struct Job<P: Position> {
     pub results_tx: Sender<ThreadResult<P::Move>>,
     pub results_rx: Receiver<ThreadResult<P::Move>>,
     pub done_tx: Sender<()>,
+    /// Set just before the best move is reported: from then on the search is over for the
+    /// protocol, which may read the move and answer it before `done_tx` is sent.
+    answered: AtomicBool,
     /// Milliseconds (since the start) of the last iteration report, and its depth.
     last_report: AtomicU64,
     reported_depth: AtomicU64,
@@ -90,10 +93,16 @@ impl<P: Position> Job<P> {
             results_tx,
             results_rx,
             done_tx,
+            answered: AtomicBool::new(false),
             last_report: AtomicU64::new(0),
             reported_depth: AtomicU64::new(0),
             rng: Mutex::new(rng),
         }
+    }
+
+    /// Whether the best move has been (or is being) reported.
+    pub fn answered(&self) -> bool {
+        self.answered.load(Ordering::Acquire)
     }
 
     fn iteration_info(&self, depth: u32, lines: Vec<Line<P::Move>>) -> Iteration<'_, P> {
@@ -194,6 +203,7 @@ impl<P: Position> Job<P> {
         } else {
             self.ponder_from_table(best)
         };
+        self.answered.store(true, Ordering::Release);
         self.reporter.best_move(&self.root, Some(best), ponder);
         let _ = self.done_tx.send(());
     }

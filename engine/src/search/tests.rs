@@ -236,6 +236,52 @@ fn stop_ends_an_infinite_search_with_one_best_move() {
     assert!(!e.is_searching());
 }
 
+/// Announces the best move, then lingers, as a search's last moments after its `bestmove` is
+/// written do (on a loaded machine, for milliseconds).
+struct SlowAnnouncer {
+    best: Sender<BestMove>,
+}
+
+impl<P: Position<Move = u8>> Reporter<P> for SlowAnnouncer {
+    fn iteration(&self, _info: &Iteration<'_, P>) {}
+    fn best_move(&self, _root: &P, best: Option<u8>, ponder: Option<u8>) {
+        self.best.send((best, ponder)).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_search_is_over_once_its_best_move_is_out() {
+    // The caller reads the move and at once asks whether the engine is idle: it must be, or
+    // a GUI's next setoption or position is refused as arriving "during a search".
+    let mut e = engine_with(C4::empty(), 1);
+    let (tx, rx) = channel::unbounded();
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    e.go(limits, Arc::new(SlowAnnouncer { best: tx }));
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("a best move");
+    assert!(!e.is_searching());
+    assert!(!e.is_running(), "is_searching waited for the threads");
+    // A stop that crosses the answer finds a search still running, not an idle engine.
+    let (tx, rx) = channel::unbounded();
+    e.go(
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        Arc::new(SlowAnnouncer { best: tx }),
+    );
+    e.stop();
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("a best move");
+    assert!(e.is_running());
+    e.wait();
+    assert!(!e.is_running() && !e.is_searching());
+}
+
 #[test]
 fn ponder_waits_for_ponderhit_then_keeps_to_the_clock() {
     // A nearly decided position: the search runs out of depth quickly, and must still wait.

@@ -17,6 +17,7 @@
 //! handles the line.
 
 mod format;
+mod options;
 #[cfg(test)]
 mod tests;
 
@@ -711,66 +712,13 @@ impl Session {
         let [name, value] = args else {
             return syntax();
         };
-        let bad = || Err::<String, String>(format!("bad value for {name}"));
-        let s = &mut self.engine().settings;
-        match *name {
-            "threads" => match value.parse::<usize>() {
-                Ok(t) if (1..=256).contains(&t) => s.threads = t,
-                _ => return bad(),
-            },
-            "playouts" => match value.parse::<u64>() {
-                Ok(p) => s.max_playouts = (p > 0).then_some(p),
-                _ => return bad(),
-            },
-            "movetime" => match value.parse::<u64>() {
-                Ok(m) => s.movetime_ms = m,
-                _ => return bad(),
-            },
-            "ponder" => match *value {
-                "true" | "on" | "1" => s.ponder = true,
-                "false" | "off" | "0" => s.ponder = false,
-                _ => return bad(),
-            },
-            "resign" => match value.parse::<f32>() {
-                Ok(r) if (0.0..=1.0).contains(&r) => s.resign_threshold = r,
-                _ => return bad(),
-            },
-            "max_nodes" => match value.parse::<usize>() {
-                Ok(n) if (1000..=1 << 28).contains(&n) => s.max_nodes = n,
-                _ => return bad(),
-            },
-            "seed" => match value.parse::<u64>() {
-                Ok(v) => s.seed = v,
-                _ => return bad(),
-            },
-            "overhead" => match value.parse::<u64>() {
-                Ok(v) if v <= 60_000 => s.overhead_ms = v,
-                _ => return bad(),
-            },
-            // Search parameters, for tuning.
-            "expand_visits" => match value.parse::<u32>() {
-                Ok(v) if (1..=10_000).contains(&v) => s.expand_visits = Some(v),
-                _ => return bad(),
-            },
-            "rave_equiv" | "explore" | "amaf_distance" | "prior_in_amaf" => {
-                let Ok(v) = value.parse::<f32>() else {
-                    return bad();
-                };
-                if !v.is_finite() || v < 0.0 {
-                    return bad();
-                }
-                let c = self.engine().search_config();
-                match *name {
-                    "rave_equiv" => c.rave_equiv = v.max(1.0),
-                    "explore" => c.explore = v,
-                    "amaf_distance" => c.amaf_distance = v,
-                    _ => c.prior_in_amaf = v != 0.0,
-                }
-                return Ok(String::new());
-            }
-            _ => return Err(format!("unknown option {name}")),
+        let table = options::table();
+        match crate::options::set(&table, self.engine(), name, Some(value), &options::DIALECT) {
+            Some(Ok(crate::options::Effect::Stored)) => {}
+            Some(Ok(_)) => self.engine().apply_settings(),
+            Some(Err(e)) => return Err(e),
+            None => return Err(format!("unknown option {name}")),
         }
-        self.engine().apply_settings();
         Ok(String::new())
     }
 
