@@ -200,13 +200,19 @@ impl Uci {
                     | Change::Strength
                     | Change::Params
                     | Change::Variant
+                    | Change::Eval
             )
         {
             return self.error(&format!("{name} cannot change during a search"));
         }
         if matches!(
             change,
-            Change::Threads | Change::Hash | Change::Strength | Change::Chess960 | Change::Params
+            Change::Threads
+                | Change::Hash
+                | Change::Strength
+                | Change::Chess960
+                | Change::Params
+                | Change::Eval
         ) {
             // Create the engine with the old values, so that applying the new ones can fail
             // (a Hash the machine cannot hold) without losing it.
@@ -219,7 +225,8 @@ impl Uci {
             | Change::Hash
             | Change::Strength
             | Change::Chess960
-            | Change::Params => {
+            | Change::Params
+            | Change::Eval => {
                 if let Some(d) = self.driver.as_mut() {
                     if let Err(e) = d.apply(&options) {
                         // Keep the option as the engine actually has it.

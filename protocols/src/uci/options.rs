@@ -8,6 +8,10 @@
 //! `tuning` feature, every search parameter of `search::params::TUNABLE` is also a spin
 //! option (for SPSA tuners).
 
+use std::sync::Arc;
+
+use tetrarch::games::chess::nnue::load_network;
+use tetrarch::nnue::Network;
 use tetrarch::search::params::{Params, TUNABLE};
 
 /// What an option is.
@@ -119,6 +123,15 @@ pub fn declarations() -> Vec<Decl> {
                 vars: VARIANTS,
             },
         },
+        // The chess network evaluation: `Use NNUE` switches it on, `EvalFile` loads another net.
+        Decl {
+            name: "Use NNUE",
+            kind: Check(false),
+        },
+        Decl {
+            name: "EvalFile",
+            kind: Str(EVAL_FILE_DEFAULT),
+        },
         Decl {
             name: "SyzygyPath",
             kind: Str(""),
@@ -181,6 +194,27 @@ pub fn declaration_line(d: &Decl) -> String {
     }
 }
 
+/// `EvalFile`'s value while the embedded network is in use.
+pub const EVAL_FILE_DEFAULT: &str = "<embedded>";
+
+/// A loaded network, compared by identity (two loads of one file are two nets).
+#[derive(Clone)]
+pub struct NetHandle(pub Arc<Network>);
+
+impl PartialEq for NetHandle {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for NetHandle {}
+
+impl std::fmt::Debug for NetHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({}x{})", self.0.inputs, self.0.hidden)
+    }
+}
+
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Values {
@@ -201,6 +235,11 @@ pub struct Values {
     pub syzygy_probe_limit: i64,
     /// Search parameters (options only in `tuning` builds).
     pub params: Params,
+    /// `Use NNUE`: evaluate chess with the network.
+    pub use_nnue: bool,
+    /// `EvalFile` as given, and the network it loaded (`None`: the embedded one, if any).
+    pub eval_file: String,
+    pub network: Option<NetHandle>,
 }
 
 impl Default for Values {
@@ -221,6 +260,9 @@ impl Default for Values {
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
             params: Params::DEFAULT,
+            use_nnue: false,
+            eval_file: EVAL_FILE_DEFAULT.into(),
+            network: None,
         }
     }
 }
@@ -237,6 +279,8 @@ pub enum Change {
     Variant,
     /// A search parameter (`tuning` builds).
     Params,
+    /// `Use NNUE` or `EvalFile`: the session rebuilds its evaluator.
+    Eval,
     /// Stored; nothing else to do.
     Stored,
     /// Accepted, with a note for the user.
@@ -347,6 +391,27 @@ impl Values {
                     Change::Variant
                 }
             }
+            "Use NNUE" => {
+                let on = check(decl.name, value)?;
+                if on && self.net().is_none() {
+                    return Err("Use NNUE: this build embeds no network; set EvalFile first".into());
+                }
+                self.use_nnue = on;
+                Change::Eval
+            }
+            "EvalFile" => {
+                let v = value.unwrap_or("");
+                if v.is_empty() || v == EVAL_FILE_DEFAULT {
+                    self.eval_file = EVAL_FILE_DEFAULT.into();
+                    self.network = None;
+                } else {
+                    let bytes = std::fs::read(v).map_err(|e| format!("EvalFile {v}: {e}"))?;
+                    let net = load_network(&bytes).map_err(|e| format!("EvalFile {v}: {e}"))?;
+                    self.eval_file = v.to_string();
+                    self.network = Some(NetHandle(Arc::new(net)));
+                }
+                Change::Eval
+            }
             "SyzygyPath" => {
                 let v = value.unwrap_or("");
                 let v = if v == "<empty>" { "" } else { v };
@@ -374,6 +439,14 @@ impl Values {
             }
             other => return Err(format!("option '{other}' is declared but not handled")),
         })
+    }
+
+    /// The chess network in force: `EvalFile`'s, else the embedded one (if the build has one).
+    pub fn net(&self) -> Option<Arc<Network>> {
+        match &self.network {
+            Some(n) => Some(n.0.clone()),
+            None => tetrarch::games::chess::nnue::embedded_network(),
+        }
     }
 
     /// The strength-limiter level (0..20, fractional), or `None` at full strength.

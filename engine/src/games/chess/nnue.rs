@@ -89,6 +89,11 @@ pub fn load_network(bytes: &[u8]) -> Result<Network, String> {
     Network::from_bytes(bytes, Chess768::NAME, Chess768::INPUTS)
 }
 
+/// The network built into the binary, if this build has one (read once).
+pub fn embedded_network() -> Option<Arc<Network>> {
+    None
+}
+
 /// The evaluation a chess session plays with: hand-written or network.
 #[derive(Clone)]
 pub enum ChessEvaluator {
