@@ -2,9 +2,9 @@
 //! instructions (`perf stat -e instructions`), which unlike wall time does not depend on the
 //! machine's load.
 //!
-//! Usage: `nnue_kernels <portable|avx2|avx512> [hidden]`. Runs 2,000,000 accumulator updates
-//! (a capture: one row added, two taken off) and 1,000,000 output dot products, and prints a
-//! checksum so the work cannot be optimised away.
+//! Usage: `nnue_kernels <portable|avx2|avx512> [hidden] [iterations]`. Runs `iterations`
+//! (default 2,000,000) accumulator updates (a capture: one row added, two taken off) and half
+//! as many output dot products, and prints a checksum so the work cannot be optimised away.
 
 use tetrarch::nnue::simd::{screlu_dot, update, Level};
 
@@ -24,6 +24,10 @@ fn main() {
         std::process::exit(1);
     }
     let hidden: usize = args.next().and_then(|h| h.parse().ok()).unwrap_or(256);
+    let iterations: usize = args
+        .next()
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(2_000_000);
     let rows: Vec<Vec<i16>> = (0..8)
         .map(|r| {
             (0..hidden)
@@ -34,7 +38,7 @@ fn main() {
     let mut a = vec![100i16; hidden];
     let mut b = vec![0i16; hidden];
     let mut check = 0i64;
-    for n in 0..2_000_000usize {
+    for n in 0..iterations {
         let (x, y, z) = (&rows[n % 8], &rows[(n + 3) % 8], &rows[(n + 5) % 8]);
         if n % 2 == 0 {
             update(level, &mut b, &a, &[x], &[y, z]);

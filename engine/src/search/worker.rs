@@ -313,6 +313,13 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             {
                 break;
             }
+            if job
+                .limits
+                .soft_nodes
+                .is_some_and(|soft| job.signals.total_nodes() >= soft)
+            {
+                break;
+            }
             let total = self.nodes.max(1);
             let effort = best.nodes * 1000 / total;
             let reference = if score_history.len() >= 4 {
