@@ -10,6 +10,7 @@ pub mod commands;
 pub mod convert;
 pub mod datagen;
 pub mod match_runner;
+pub mod nnue;
 pub mod packed;
 pub mod spsa;
 pub mod stats;
