@@ -117,16 +117,23 @@ unsafe fn update_raw(
             x86::update_avx2(dst, src, n, add, sub)
         },
         _ => {
-            for i in 0..n {
-                // SAFETY: `i < n`, inside both buffers by the caller's guarantee.
-                let mut v = unsafe { *src.add(i) };
-                for a in add {
-                    v = v.wrapping_add(a[i]);
+            // SAFETY: `src` is readable and `dst` writable for `n` values; `copy` allows them
+            // to be the same buffer. After it `src` is not used again, so the one mutable
+            // slice over `dst` aliases nothing that is read.
+            let d = unsafe {
+                std::ptr::copy(src, dst, n);
+                std::slice::from_raw_parts_mut(dst, n)
+            };
+            // Row by row, so that the compiler vectorises each pass with the baseline SIMD.
+            for a in add {
+                for (x, &w) in d.iter_mut().zip(a.iter()) {
+                    *x = x.wrapping_add(w);
                 }
-                for s in sub {
-                    v = v.wrapping_sub(s[i]);
+            }
+            for s in sub {
+                for (x, &w) in d.iter_mut().zip(s.iter()) {
+                    *x = x.wrapping_sub(w);
                 }
-                unsafe { *dst.add(i) = v };
             }
         }
     }

@@ -281,8 +281,13 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
     let mut s = Session::new();
     s.send("eval");
     let hce = s.take();
+    // The embedded network: another evaluation than the hand-written one.
+    s.send("setoption name Use NNUE value true");
+    s.send("eval");
+    let embedded = s.take();
+    assert_eq!(embedded.len(), 1);
+    assert_ne!(embedded, hce);
     for bad in [
-        "setoption name Use NNUE value true".to_string(),
         format!(
             "setoption name EvalFile value {}",
             dir.join("missing").display()
@@ -295,8 +300,10 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
         assert_eq!(out.len(), 1, "{bad}: {out:?}");
         assert!(out[0].starts_with("info string error: "), "{bad}: {out:?}");
     }
+    // Bad files kept the embedded net.
+    s.send("eval");
+    assert_eq!(s.take(), embedded);
     s.send(&format!("setoption name EvalFile value {}", good.display()));
-    s.send("setoption name Use NNUE value true");
     assert_eq!(s.take(), Vec::<String>::new());
     s.send("eval");
     assert_eq!(s.take(), ["info string static eval 1381 (side to move)"]);
@@ -314,5 +321,10 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
     s.send("setoption name Use NNUE value false");
     s.send("eval");
     assert_eq!(s.take(), hce);
+    // EvalFile <embedded> goes back to the built-in net.
+    s.send("setoption name EvalFile value <embedded>");
+    s.send("setoption name Use NNUE value true");
+    s.send("eval");
+    assert_eq!(s.take(), embedded);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -89,9 +89,16 @@ pub fn load_network(bytes: &[u8]) -> Result<Network, String> {
     Network::from_bytes(bytes, Chess768::NAME, Chess768::INPUTS)
 }
 
-/// The network built into the binary, if this build has one (read once).
+/// The default network file, built into the binary (`engine/nets/`; README says how it was
+/// made and how to rebuild it).
+const EMBEDDED: &[u8] = include_bytes!("../../../nets/chess-default.tnn");
+
+/// The network built into the binary (read once), or `None` if the embedded file does not
+/// load (a test makes sure it does).
 pub fn embedded_network() -> Option<Arc<Network>> {
-    None
+    static NET: std::sync::OnceLock<Option<Arc<Network>>> = std::sync::OnceLock::new();
+    NET.get_or_init(|| load_network(EMBEDDED).ok().map(Arc::new))
+        .clone()
 }
 
 /// The evaluation a chess session plays with: hand-written or network.
@@ -267,6 +274,18 @@ mod tests {
     }
 
     #[test]
+    fn the_embedded_network_loads_and_sees_material() {
+        let net = embedded_network().expect("the embedded network loads");
+        assert_eq!((net.inputs, net.hidden), (768, 256));
+        let mut e = ChessNnue::new(net);
+        // A queen up is worth a lot to it, from either side's view.
+        let up = Board::from_text("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        let down = Board::from_text("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        assert!(e.evaluate(&up) > 300, "{}", e.evaluate(&up));
+        assert!(e.evaluate(&down) < -300, "{}", e.evaluate(&down));
+    }
+
+    #[test]
     fn mirrored_positions_evaluate_alike() {
         let net = random_net(5, 64);
         let mut e = ChessNnue::new(net);
@@ -305,17 +324,18 @@ mod tests {
         let bad = Arc::new(AtomicUsize::new(0));
         let seen = Arc::new(AtomicUsize::new(0));
         let eval = Checked(ChessNnue::new(random_net(6, 32)), bad.clone(), seen.clone());
+        // Whole games with one engine: every search starts at a new root and stops at its
+        // node limit somewhere inside the tree, which must leave the stack balanced.
         for fen in FENS.iter().take(3) {
-            let pos = Board::from_text(fen).unwrap();
+            let mut pos = Board::from_text(fen).unwrap();
             let mut engine = Engine::new(pos.clone(), eval.clone());
-            engine.set_position(pos, &[]);
-            let _ = crate::selfplay::search(
-                &mut engine,
-                &Board::from_text(fen).unwrap(),
-                Limits::nodes(3000),
-            );
+            for _ in 0..12 {
+                let found = crate::selfplay::search(&mut engine, &pos, Limits::nodes(1500));
+                let Some(m) = found.best else { break };
+                pos.make(m);
+            }
         }
-        assert!(seen.load(Ordering::Relaxed) > 1000);
+        assert!(seen.load(Ordering::Relaxed) > 10_000);
         assert_eq!(bad.load(Ordering::Relaxed), 0);
     }
 }
