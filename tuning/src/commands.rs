@@ -107,6 +107,8 @@ and result from the first player's view). Resumable: run the same command again 
   -win-score S -win-plies N      adjudicate a win (default 1000, 6)
   -draw-score S -draw-plies N -draw-after PLY   adjudicate a draw (default 10, 12, 80)
   -max-plies N             draw after this many plies (default 400)
+  -soft-nodes N            start no new iteration past N nodes (-nodes stays the hard limit)
+  -format text|bin         text lines, or 32-byte records for the network trainer (chess)
   -quiet                   no progress line
 ";
 
@@ -148,6 +150,16 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
     cfg.draw_after = a.get("draw-after", cfg.draw_after)?;
     cfg.max_plies = a.get("max-plies", cfg.max_plies)?;
     cfg.progress = !a.flag("quiet");
+    cfg.soft_nodes = a
+        .str("soft-nodes")
+        .map(|v| v.parse())
+        .transpose()
+        .map_err(|_| "-soft-nodes N")?;
+    cfg.binary = match a.str("format").as_deref() {
+        None | Some("text") => false,
+        Some("bin") => true,
+        Some(other) => return Err(format!("-format text|bin, not '{other}'")),
+    };
     a.finish()?;
     let summary = match game.as_str() {
         "chess" => datagen::run::<Board, ChessEval>(&cfg, ChessEval::default())?,

@@ -143,6 +143,11 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         &self.options
     }
 
+    /// The evaluator the searches are given (each thread works on its own clone).
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
     /// The position the next search starts from.
     pub fn position(&self) -> &P {
         &self.position

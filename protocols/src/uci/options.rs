@@ -9,6 +9,10 @@
 //! stays. Built with the `tuning` feature, every search parameter of `search::params::TUNABLE`
 //! is also a spin option (for SPSA tuners).
 
+use std::sync::Arc;
+
+use tetrarch::games::chess::nnue::load_network;
+use tetrarch::nnue::Network;
 use tetrarch::search::params::{Params, TUNABLE};
 
 use crate::options::{Dialect, Effect, Kind, Opt, Problem};
@@ -84,6 +88,28 @@ pub fn table() -> Vec<Opt<Values>> {
                 }
             },
         ),
+        // The chess network evaluation: `Use NNUE` switches it on, `EvalFile` loads another net.
+        Opt::new("Use NNUE", Kind::Check(false), |v, _, x| {
+            let on = x.bool();
+            if on && v.net().is_none() {
+                return Err("Use NNUE: this build embeds no network; set EvalFile first".into());
+            }
+            v.use_nnue = on;
+            Ok(Engine)
+        }),
+        Opt::new("EvalFile", Kind::text(EVAL_FILE_DEFAULT), |v, _, x| {
+            let file = x.text();
+            if file.is_empty() || file == EVAL_FILE_DEFAULT {
+                v.eval_file = EVAL_FILE_DEFAULT.into();
+                v.network = None;
+            } else {
+                let bytes = std::fs::read(file).map_err(|e| format!("EvalFile {file}: {e}"))?;
+                let net = load_network(&bytes).map_err(|e| format!("EvalFile {file}: {e}"))?;
+                v.eval_file = file.to_string();
+                v.network = Some(NetHandle(Arc::new(net)));
+            }
+            Ok(Engine)
+        }),
         Opt::new("SyzygyPath", Kind::text(""), |v, _, x| {
             let path = if x.text() == "<empty>" { "" } else { x.text() };
             v.syzygy_path = path.to_string();
@@ -173,6 +199,27 @@ pub fn declaration_line(d: &Opt<Values>) -> String {
     }
 }
 
+/// `EvalFile`'s value while the embedded network is in use.
+pub const EVAL_FILE_DEFAULT: &str = "<embedded>";
+
+/// A loaded network, compared by identity (two loads of one file are two nets).
+#[derive(Clone)]
+pub struct NetHandle(pub Arc<Network>);
+
+impl PartialEq for NetHandle {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for NetHandle {}
+
+impl std::fmt::Debug for NetHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({}x{})", self.0.inputs, self.0.hidden)
+    }
+}
+
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Values {
@@ -193,6 +240,11 @@ pub struct Values {
     pub syzygy_probe_limit: i64,
     /// Search parameters (options only in `tuning` builds).
     pub params: Params,
+    /// `Use NNUE`: evaluate chess with the network.
+    pub use_nnue: bool,
+    /// `EvalFile` as given, and the network it loaded (`None`: the embedded one, if any).
+    pub eval_file: String,
+    pub network: Option<NetHandle>,
 }
 
 impl Default for Values {
@@ -213,6 +265,9 @@ impl Default for Values {
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
             params: Params::DEFAULT,
+            use_nnue: false,
+            eval_file: EVAL_FILE_DEFAULT.into(),
+            network: None,
         }
     }
 }
@@ -238,6 +293,14 @@ impl Values {
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
         crate::options::set(&table(), self, name, value, &DIALECT)
             .unwrap_or_else(|| Err(format!("unknown option '{name}'")))
+    }
+
+    /// The chess network in force: `EvalFile`'s, else the embedded one (if the build has one).
+    pub fn net(&self) -> Option<Arc<Network>> {
+        match &self.network {
+            Some(n) => Some(n.0.clone()),
+            None => tetrarch::games::chess::nnue::embedded_network(),
+        }
     }
 
     /// The strength-limiter level (0..20, fractional), or `None` at full strength.

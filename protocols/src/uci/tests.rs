@@ -260,3 +260,71 @@ fn limited_strength_still_plays_legal_moves_quickly() {
     let lines = s.until_bestmove();
     assert!(bestmove(&lines).len() > 9);
 }
+
+#[test]
+fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
+    use tetrarch::nnue::Network;
+    let dir = std::env::temp_dir().join(format!("tetrarch-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A net whose output is its bias alone: 40000 / (181 * 64) * 400 = 1381 cp after rounding.
+    let mut net = Network::zeroed("chess768", 768, 32);
+    net.out_bias = 40_000;
+    let good = dir.join("good.tnn");
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    let garbage = dir.join("garbage.tnn");
+    std::fs::write(&garbage, b"not a network").unwrap();
+    let mut damaged = net.to_bytes();
+    damaged[100] ^= 1;
+    let damaged_path = dir.join("damaged.tnn");
+    std::fs::write(&damaged_path, damaged).unwrap();
+
+    let mut s = Session::new();
+    s.send("eval");
+    let hce = s.take();
+    // The embedded network: another evaluation than the hand-written one.
+    s.send("setoption name Use NNUE value true");
+    s.send("eval");
+    let embedded = s.take();
+    assert_eq!(embedded.len(), 1);
+    assert_ne!(embedded, hce);
+    for bad in [
+        format!(
+            "setoption name EvalFile value {}",
+            dir.join("missing").display()
+        ),
+        format!("setoption name EvalFile value {}", garbage.display()),
+        format!("setoption name EvalFile value {}", damaged_path.display()),
+    ] {
+        s.send(&bad);
+        let out = s.take();
+        assert_eq!(out.len(), 1, "{bad}: {out:?}");
+        assert!(out[0].starts_with("info string error: "), "{bad}: {out:?}");
+    }
+    // Bad files kept the embedded net.
+    s.send("eval");
+    assert_eq!(s.take(), embedded);
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert_eq!(s.take(), Vec::<String>::new());
+    s.send("eval");
+    assert_eq!(s.take(), ["info string static eval 1381 (side to move)"]);
+    // A bad file later keeps the net that was loaded.
+    s.send(&format!(
+        "setoption name EvalFile value {}",
+        garbage.display()
+    ));
+    assert!(s.take()[0].starts_with("info string error: "));
+    s.send("eval");
+    assert_eq!(s.take(), ["info string static eval 1381 (side to move)"]);
+    s.send("go nodes 3000");
+    let lines = s.until_bestmove();
+    assert!(lines.iter().any(|l| l.contains("score cp")), "{lines:?}");
+    s.send("setoption name Use NNUE value false");
+    s.send("eval");
+    assert_eq!(s.take(), hce);
+    // EvalFile <embedded> goes back to the built-in net.
+    s.send("setoption name EvalFile value <embedded>");
+    s.send("setoption name Use NNUE value true");
+    s.send("eval");
+    assert_eq!(s.take(), embedded);
+    let _ = std::fs::remove_dir_all(&dir);
+}
