@@ -1,7 +1,7 @@
 //! The DXP run: an initiator that plays real games against `tetrarch dxp --listen` on
 //! 127.0.0.1 and fuzzes the messages in between.
 //!
-//! Scheme: the follower is started on a free loopback port (`--depth 3`, so its moves are
+//! Scheme: the follower is started on a free loopback port (`--depth 2`, so its moves are
 //! quick) and the run opens exactly one connection to it. The follower serving one connection
 //! and then exiting is a known defect being fixed (issue 18, item 3), so the run neither needs a
 //! second connection nor minds whether the follower exits or keeps listening once the run
@@ -41,6 +41,9 @@ const WORDS: &[&str] = &[
     "R01", "A", "M0001", "E00", "E20", "C", "B001W", "K0", "K2", "W", "Z", "e", "w", "z",
     "Tetrarch", "3228", "1923", "00", "01", "\0",
 ];
+
+/// How long a line waits for the follower's move before going ahead without it.
+const REPLY_WAIT: Duration = Duration::from_secs(1);
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -447,14 +450,29 @@ impl Run<'_> {
             .as_ref()
             .is_some_and(|g| g.board.side_to_move() == g.ours);
         let roll = rng.gen_range(0..100);
+        if game.is_some() && !our_turn && roll < 40 {
+            // Mostly let the follower move before the next line, so games get somewhere; a
+            // follower that does not is caught by the next probe, not here.
+            let until = Instant::now() + REPLY_WAIT;
+            while matches!(&self.phase, Phase::Playing(g) if g.board.side_to_move() != g.ours) {
+                match self
+                    .incoming
+                    .recv_timeout(until.saturating_duration_since(Instant::now()))
+                {
+                    Ok(m) => self.on_message(m),
+                    Err(_) => break,
+                }
+            }
+            return;
+        }
         if let (true, Some(g)) = (our_turn, &game) {
-            if roll < 70 {
+            if roll < 60 {
                 let legal = legal_moves(&g.board);
                 if legal.is_empty() {
                     return;
                 }
                 self.stats.valid += 1;
-                if rng.gen_bool(0.92) {
+                if rng.gen_bool(0.96) {
                     let m = *legal.choose(rng).unwrap();
                     let msg = move_message(rng, m);
                     if let Phase::Playing(g) = &mut self.phase {
@@ -473,7 +491,7 @@ impl Run<'_> {
                 }
                 return;
             }
-            if roll < 76 {
+            if roll < 63 {
                 self.takeback(rng, g);
                 return;
             }
@@ -496,13 +514,13 @@ impl Run<'_> {
     /// A well-formed message that is not one of our moves (those need the game).
     fn valid_message(&mut self, rng: &mut StdRng) -> Vec<u8> {
         let s = match rng.gen_range(0..100) {
-            0..=34 => {
+            0..=41 => {
                 let text: String = (0..rng.gen_range(1..=126))
                     .map(|_| rng.gen_range(b' '..=b'~') as char)
                     .collect();
                 format!("C{text}")
             }
-            35..=44 => format!("E{}0", ["0", "1", "2", "3"].choose(rng).unwrap()),
+            42..=44 => format!("E{}0", ["0", "1", "2", "3"].choose(rng).unwrap()),
             45..=59 => {
                 // A game request during the game (refused), an odd version, a bad position.
                 match rng.gen_range(0..3) {
@@ -545,7 +563,7 @@ pub fn run(cfg: &Config) -> Stats {
         "--listen",
         &port.to_string(),
         "--depth",
-        "3",
+        "2",
         "--hash",
         "4",
     ]
@@ -623,7 +641,7 @@ pub fn run(cfg: &Config) -> Stats {
             run.reset(&mut rng);
         }
         run.start_game(&mut rng);
-        for _ in 0..rng.gen_range(20..120) {
+        for _ in 0..rng.gen_range(40..200) {
             if run.since_probe >= PROBE_EVERY {
                 run.probe(&mut rng);
             }
