@@ -552,41 +552,58 @@ impl Run<'_> {
     }
 }
 
+/// Starts the follower on a free port and connects to it. The port is free when chosen but
+/// may be taken before the follower binds it: then another one is tried.
+fn start_follower(cfg: &Config, scratch: &Scratch) -> (Engine, TcpStream) {
+    for attempt in 1..=3 {
+        let port = free_port();
+        let args: Vec<String> = [
+            "dxp",
+            "--listen",
+            &port.to_string(),
+            "--depth",
+            "2",
+            "--hash",
+            "4",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut engine = Engine::spawn(&args, &scratch.0);
+        let until = Instant::now() + cfg.deadline;
+        loop {
+            match TcpStream::connect(("127.0.0.1", port)) {
+                Ok(s) => return (engine, s),
+                Err(e) if Instant::now() > until => {
+                    panic!(
+                        "dxp: cannot connect to the follower: {e}\n{}",
+                        engine.report()
+                    )
+                }
+                Err(_) => {
+                    if let Some(s) = engine.exited() {
+                        if attempt == 3 {
+                            panic!(
+                                "dxp: the follower exited before listening ({s})\n{}",
+                                engine.report()
+                            );
+                        }
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
+        }
+    }
+    unreachable!("the last attempt returns or panics")
+}
+
 /// Runs the DXP fuzz session and returns what it sent.
 pub fn run(cfg: &Config) -> Stats {
     let started = Instant::now();
     let mut rng = cfg.rng("dxp");
     let scratch = Scratch::new("dxp");
-    let port = free_port();
-    let args: Vec<String> = [
-        "dxp",
-        "--listen",
-        &port.to_string(),
-        "--depth",
-        "2",
-        "--hash",
-        "4",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let mut engine = Engine::spawn(&args, &scratch.0);
-    let until = Instant::now() + cfg.deadline;
-    let stream = loop {
-        match TcpStream::connect(("127.0.0.1", port)) {
-            Ok(s) => break s,
-            Err(e) if Instant::now() > until => panic!("dxp: cannot connect to the follower: {e}"),
-            Err(_) => {
-                if let Some(s) = engine.exited() {
-                    panic!(
-                        "dxp: the follower exited before listening ({s})\n{}",
-                        engine.report()
-                    );
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-    };
+    let (engine, stream) = start_follower(cfg, &scratch);
     stream.set_nodelay(true).expect("TCP_NODELAY");
     let (tx, incoming) = channel::unbounded();
     {
