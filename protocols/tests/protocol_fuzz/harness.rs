@@ -10,7 +10,7 @@
 //! the probe command out of the fuzzed lines, so the count is exact: probe `k` is answered when
 //! `k` answers have been read. Any failure (an unanswered probe, an exit, panic text on stderr,
 //! an unclean end) panics with the seed, the last [`HISTORY`] lines sent, the last output lines
-//! and the end of stderr, which is everything needed to replay it.
+//! and the end of stderr; the seed replays the run, and `TETRARCH_FUZZ_DUMP` keeps its input.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -28,8 +28,9 @@
 //! Knobs, from the environment: `TETRARCH_FUZZ_LINES` (lines per protocol, default
 //! [`harness::DEFAULT_LINES`]), `TETRARCH_FUZZ_SEED` (decimal or `0x` hex, default
 //! [`harness::DEFAULT_SEED`]; each protocol mixes its name in) and `TETRARCH_FUZZ_DEADLINE_MS`
-//! (default 10000). A run is determined by the seed, except for timing: how far a search got
-//! before the next line arrived.
+//! (default 10000); `TETRARCH_FUZZ_DUMP=DIR` writes each run's input as sent (`DIR/hub.in`, ...;
+//! replay with `tetrarch hub < DIR/hub.in`) and the lines read. A run is determined by the seed,
+//! except for timing: how far a search got before the next line arrived.
 
 mod dxp;
 mod gtp;
