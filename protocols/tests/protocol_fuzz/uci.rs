@@ -6,7 +6,10 @@
 //! thousand nodes, short clocks), `go infinite` and `go ponder` followed within a few lines by
 //! `stop` or `ponderhit`, and options with good and bad values. The probe is `isready`, answered
 //! `readyok`; the sanitiser replaces any line the engine would read as `isready` (so that every
-//! `readyok` answers a probe), `quit` or `genfens`, and caps hash sizes and thread counts.
+//! `readyok` answers a probe), `quit`, or a `genfens` asking for more than three positions or
+//! for a book outside the scratch directory, and caps hash sizes, thread counts and clocks.
+
+use std::path::Path;
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -79,6 +82,9 @@ const UCI_WORDS: &[&str] = &[
     "b",
     "-",
     "KQkq",
+    "genfens",
+    "seed",
+    "book",
 ];
 
 const UCCI_WORDS: &[&str] = &[
@@ -248,6 +254,27 @@ fn long_shuffle(rng: &mut StdRng, board: Board) -> String {
     };
     let n = rng.gen_range(50..800);
     format!("startpos moves {}", vec![cycle; n].join(" "))
+}
+
+/// The most positions a fuzzed `genfens` may ask for (each costs up to 50 short searches).
+const MAX_GENFENS: usize = 3;
+
+/// Whether a `genfens` request (its words after the command) is small and reads no file but
+/// the scratch directory's: a count of at most [`MAX_GENFENS`] (or none the engine accepts) and
+/// every book `None` or a plain file name.
+fn small_genfens(args: &[&str]) -> bool {
+    let count_ok = args
+        .first()
+        .and_then(|n| n.parse::<usize>().ok())
+        .is_none_or(|n| n <= MAX_GENFENS);
+    let books_ok = args.windows(2).all(|w| {
+        w[0] != "book"
+            || w[1].eq_ignore_ascii_case("none")
+            || w[1]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    });
+    count_ok && books_ok
 }
 
 /// The UCI grammar (chess, or xiangqi after `setoption name UCI_Variant value xiangqi`).
@@ -466,6 +493,20 @@ impl Grammar for Uci {
         vec!["uci".into()]
     }
 
+    fn prepare(&mut self, dir: &Path) {
+        let book = match self.board {
+            Board::Chess => {
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1;\n\
+                 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"
+            }
+            Board::Xiangqi { .. } => {
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\n"
+            }
+        };
+        std::fs::write(dir.join("book.epd"), book).expect("writing a book");
+        std::fs::write(dir.join("junk.epd"), "not a position\n").expect("writing a junk book");
+    }
+
     fn opening(&mut self) -> Vec<Vec<u8>> {
         let mut v = vec![b"uci".to_vec()];
         if self.board != Board::Chess {
@@ -521,6 +562,21 @@ impl Grammar for Uci {
                 // A `moves` keyword with nothing after it.
                 format!("position {} moves", position_args(rng, self.board))
             }
+            97 => {
+                // OpenBench's opening request, small: from the start, a book, a bad book.
+                let book = ["None", "none", "book.epd", "junk.epd", "missing.epd"]
+                    .choose(rng)
+                    .unwrap();
+                match rng.gen_range(0..4) {
+                    0 => format!("genfens {} seed {}", rng.gen_range(1..=2), rng.gen::<u32>()),
+                    1 => format!("genfens x seed 1 book {book}"),
+                    _ => format!(
+                        "genfens {} seed {} book {book} extra words",
+                        rng.gen_range(0..=MAX_GENFENS),
+                        rng.gen::<u64>()
+                    ),
+                }
+            }
             _ => "setoption name Hash value 16".into(),
         };
         line.into_bytes()
@@ -536,8 +592,14 @@ impl Grammar for Uci {
             // The engine's view of the line: UTF-8 with replacements, the command being the
             // first word it knows.
             let text = String::from_utf8_lossy(&line).into_owned();
-            let cmd = text.split_whitespace().find(|t| UCI_COMMANDS.contains(t));
-            if matches!(cmd, Some("isready" | "quit" | "genfens")) {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            let at = words.iter().position(|t| UCI_COMMANDS.contains(t));
+            let replace = match at.map(|i| (words[i], &words[i + 1..])) {
+                Some(("isready" | "quit", _)) => true,
+                Some(("genfens", args)) => !small_genfens(args),
+                _ => false,
+            };
+            if replace {
                 line = self.valid(rng);
                 continue;
             }
@@ -816,6 +878,15 @@ fn grammar_positions_are_real() {
         }
     }
     assert!(parsed > 50, "only {parsed} playout FENs");
+}
+
+#[test]
+fn only_small_genfens_requests_go_out() {
+    assert!(small_genfens(&["2", "seed", "5", "book", "None"]));
+    assert!(small_genfens(&["x", "seed", "5"]));
+    assert!(!small_genfens(&["4", "seed", "5"]));
+    assert!(!small_genfens(&["1", "seed", "5", "book", "/etc/passwd"]));
+    assert!(small_genfens(&["1", "seed", "5", "book", "book.epd"]));
 }
 
 #[test]
