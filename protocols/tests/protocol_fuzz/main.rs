@@ -14,8 +14,7 @@
 //! overload a shared machine (hash sizes and thread counts), and keeps the probe's command out
 //! of the fuzzed lines, so that every probe answer is counted exactly.
 //!
-//! Known defects the run steps around, so that it passes while they are being fixed: UCI and
-//! UCCI clock values of 1e15 ms or more overflow the time manager (`uci::CLOCK_LIMIT`); the DXP
+//! Known defects the run steps around, so that it passes while they are being fixed: the DXP
 //! follower serves one connection (the run uses one); a Hub `stop` that arrives while lines
 //! wait behind a search ends the running search, not the queued `go ponder` it follows, so the
 //! queue check nudges with `stop` (`harness::Drain`).

@@ -605,7 +605,7 @@ impl Grammar for Uci {
             }
             break;
         }
-        vec![cap_clock(cap_options(&line), UCI_CLOCKS)]
+        vec![cap_options(&line)]
     }
 
     fn probe(&mut self, _k: usize) -> Vec<u8> {
@@ -620,54 +620,6 @@ impl Grammar for Uci {
         line.starts_with("bestmove ")
     }
 }
-
-/// Clock values from this size up overflow the time manager's arithmetic (a defect reported
-/// separately: `go wtime 9223372036854775807` panics in `engine/src/time.rs` in the ci profile,
-/// `go wtime 2000000000000000000` in the search thread, which then never answers), so the run
-/// keeps them below it. Smaller absurd clocks (up to about 30,000 years) are still sent.
-const CLOCK_LIMIT: f64 = 1e15;
-
-/// Replaces a clock value of `CLOCK_LIMIT` or more after one of `keys` by `1e15` (which UCI
-/// refuses as not a whole number and UCCI reads as milliseconds).
-fn cap_clock(line: Vec<u8>, keys: &[&str]) -> Vec<u8> {
-    let text = String::from_utf8_lossy(&line).into_owned();
-    let mut spans = Vec::new();
-    let mut start = None;
-    for (i, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                spans.push((s, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    let mut cut = Vec::new();
-    for w in spans.windows(2) {
-        let (key, value) = (&text[w[0].0..w[0].1], &text[w[1].0..w[1].1]);
-        let huge = value
-            .parse::<f64>()
-            .is_ok_and(|v| v.is_finite() && v.abs() >= CLOCK_LIMIT);
-        if keys.contains(&key) && huge {
-            cut.push(w[1]);
-        }
-    }
-    if cut.is_empty() {
-        return line;
-    }
-    let mut out = text;
-    for (a, b) in cut.into_iter().rev() {
-        out.replace_range(a..b, "1e15");
-    }
-    out.into_bytes()
-}
-
-const UCI_CLOCKS: &[&str] = &["wtime", "btime", "winc", "binc"];
-const UCCI_CLOCKS: &[&str] = &["time", "increment", "wtime", "btime", "winc", "binc"];
 
 /// Keeps hash sizes and thread counts small (a shared machine), whatever the line says.
 fn cap_options(line: &[u8]) -> Vec<u8> {
@@ -845,7 +797,7 @@ impl Grammar for Ucci {
             }
             break;
         }
-        vec![cap_clock(cap_options(&line), UCCI_CLOCKS)]
+        vec![cap_options(&line)]
     }
 
     fn probe(&mut self, _k: usize) -> Vec<u8> {
@@ -887,20 +839,4 @@ fn only_small_genfens_requests_go_out() {
     assert!(!small_genfens(&["4", "seed", "5"]));
     assert!(!small_genfens(&["1", "seed", "5", "book", "/etc/passwd"]));
     assert!(small_genfens(&["1", "seed", "5", "book", "book.epd"]));
-}
-
-#[test]
-fn clocks_stay_below_the_overflow() {
-    assert_eq!(
-        cap_clock(b"go wtime 9223372036854775807 btime 5".to_vec(), UCI_CLOCKS),
-        b"go wtime 1e15 btime 5"
-    );
-    assert_eq!(
-        cap_clock(b"go time 1e300 increment -1e17".to_vec(), UCCI_CLOCKS),
-        b"go time 1e15 increment 1e15"
-    );
-    assert_eq!(
-        cap_clock(b"go depth 9223372036854775807 \xff".to_vec(), UCI_CLOCKS),
-        b"go depth 9223372036854775807 \xff"
-    );
 }
