@@ -282,7 +282,7 @@ fn within(limit: Duration, script: impl FnOnce(&mut Session) + Send + 'static) {
 
 /// The move of a `bestmove` line, checked legal in the start position.
 fn legal_from_start(line: &str) {
-    use tetrarch::game::{Notation, Position};
+    use tetrarch::game::Notation;
     let words: Vec<&str> = line.split(' ').collect();
     assert_eq!(words[0], "bestmove", "{line}");
     let board = tetrarch::games::chess::Board::from_text(tetrarch::games::chess::START_FEN)
