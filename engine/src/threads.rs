@@ -9,6 +9,7 @@
 //! atomic stop flag and one cache-padded node counter per thread, written only by its owner
 //! and summed by whoever reports.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 
@@ -44,7 +45,11 @@ impl<S: Send + 'static> Pool<S> {
                     .stack_size(STACK_BYTES)
                     .spawn(move || {
                         while let Ok(job) = rx.recv() {
-                            job(&mut state);
+                            // A job that panics must not take the thread with it: later jobs
+                            // sent to this thread would never run, and whoever waits on them
+                            // would wait for ever. The job owner contains its own panics
+                            // (the search reports one as its end); this is the last guard.
+                            let _ = panic::catch_unwind(AssertUnwindSafe(|| job(&mut state)));
                         }
                     })
                     .expect("spawning a search thread");

@@ -413,14 +413,8 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         ));
         for i in (0..threads).rev() {
             let job = job.clone();
-            self.pool.run(i, move |w: &mut Worker<P, E>| {
-                let result = w.run(job.clone());
-                if i == 0 {
-                    job.finish(w, result);
-                } else {
-                    let _ = job.results_tx.send(result);
-                }
-            });
+            self.pool
+                .run(i, move |w: &mut Worker<P, E>| job.run_thread(i == 0, w));
         }
         self.running = Some(Running { job, done: done_rx });
     }

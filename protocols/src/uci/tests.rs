@@ -328,3 +328,83 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
     assert_eq!(s.take(), embedded);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `script` against a fresh session on its own thread and fails (rather than hanging the
+/// test run) unless the session, including dropping it, ends within `limit`.
+fn within(limit: Duration, script: impl FnOnce(&mut Session) + Send + 'static) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut s = Session::new();
+            script(&mut s);
+            drop(s);
+        }));
+        let _ = tx.send(result);
+    });
+    match rx.recv_timeout(limit) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => std::panic::resume_unwind(e),
+        Err(_) => panic!("the session did not end within {limit:?}"),
+    }
+}
+
+/// The move of a `bestmove` line, checked legal in the start position.
+fn legal_from_start(line: &str) {
+    use tetrarch::game::Notation;
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words[0], "bestmove", "{line}");
+    let board = tetrarch::games::chess::Board::from_text(tetrarch::games::chess::START_FEN)
+        .expect("the start position");
+    board
+        .parse_move(words[1])
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+}
+
+#[test]
+fn extreme_clocks_get_a_legal_move_and_the_session_still_quits() {
+    within(Duration::from_secs(120), |s| {
+        s.send("position startpos");
+        for (go, stop) in [
+            // A clock this long is honoured as a very long think: stop it.
+            (
+                "go wtime 9223372036854775807 btime 9223372036854775807",
+                true,
+            ),
+            (
+                "go wtime 2000000000000000000 btime 2000000000000000000",
+                true,
+            ),
+            (
+                "go wtime 1000 winc 9223372036854775807 btime 1000 binc 9223372036854775807",
+                false,
+            ),
+            (
+                "go wtime -9223372036854775808 btime -9223372036854775808",
+                false,
+            ),
+            (
+                "go wtime 9223372036854775807 winc -9223372036854775808 btime 1 binc 1",
+                true,
+            ),
+            ("go wtime 1 movestogo 4294967295 btime 1", false),
+        ] {
+            s.send(go);
+            if stop {
+                std::thread::sleep(Duration::from_millis(50));
+                s.send("stop");
+            }
+            let lines = s.until_bestmove();
+            legal_from_start(bestmove(&lines));
+            s.send("isready");
+            let ready = s.cap.wait_for(&mut s.seen, |l| l == "readyok");
+            assert!(
+                !ready.iter().any(|l| l.starts_with("bestmove")),
+                "{ready:?}"
+            );
+        }
+        // The session still searches and quits.
+        s.send("go depth 2");
+        legal_from_start(bestmove(&s.until_bestmove()));
+        assert!(!s.send("quit"));
+    });
+}
