@@ -443,7 +443,7 @@ impl Session {
                 }
                 match std::fs::read_to_string(&value)
                     .map_err(|e| e.to_string())
-                    .and_then(|text| Weights::DEFAULT.parse_over(&text))
+                    .and_then(|text| Weights::handset().parse_over(&text))
                 {
                     Ok(w) => {
                         self.eval_file = value.clone();
