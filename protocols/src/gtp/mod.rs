@@ -201,7 +201,7 @@ pub fn run_with(input: Input, out: Output, first: Option<String>, args: &GtpArgs
 }
 
 /// A search running in the background.
-struct Job {
+struct BackgroundSearch {
     stop: Arc<AtomicBool>,
     handle: JoinHandle<GoEngine>,
     /// Whether the response is an analysis stream that still needs its closing empty line.
@@ -212,7 +212,7 @@ struct Session {
     out: Output,
     /// The engine; `None` only while a job holds it.
     engine: Option<GoEngine>,
-    job: Option<Job>,
+    job: Option<BackgroundSearch>,
     quit: bool,
     /// Set when we just moved: the opponent's time starts, pondering may begin.
     ponder_next: bool,
@@ -271,7 +271,7 @@ impl Session {
                 engine
             })
             .expect("spawning the ponder thread");
-        self.job = Some(Job {
+        self.job = Some(BackgroundSearch {
             stop,
             handle,
             analysis: false,
@@ -782,7 +782,7 @@ impl Session {
                 engine
             })
             .expect("spawning the analysis thread");
-        self.job = Some(Job {
+        self.job = Some(BackgroundSearch {
             stop,
             handle,
             analysis: true,
