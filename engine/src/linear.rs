@@ -74,6 +74,20 @@ impl Mul<i32> for S {
     }
 }
 
+/// `N` pairs rising from `low` to `high` along `x^curve` (`x` from 0 to 1; each rise is
+/// truncated towards zero): the shape of a hand-set mobility table.
+pub fn ramp<const N: usize>(low: S, high: S, curve: f64) -> [S; N] {
+    let mut out = [S(0, 0); N];
+    for (i, v) in out.iter_mut().enumerate() {
+        let x = (i as f64 / (N - 1).max(1) as f64).powf(curve);
+        *v = S(
+            low.0 + ((high.0 - low.0) as f64 * x) as i32,
+            low.1 + ((high.1 - low.1) as f64 * x) as i32,
+        );
+    }
+    out
+}
+
 /// A field of a weight table: a pair, or an array (of arrays) of pairs, walked in memory
 /// order.
 pub trait Pairs {

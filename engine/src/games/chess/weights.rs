@@ -11,6 +11,7 @@
 //! `tetrarch-tune texel` from self-play results, starting from the geometric table) is the
 //! one the engine plays with, as it beat the geometric table in an SPRT.
 
+use crate::linear::ramp;
 pub use crate::linear::S;
 
 crate::weights! {
@@ -202,18 +203,6 @@ fn default_psts() -> [[S; 64]; 6] {
         t[5][sq] = S(king_mg, -14 * centre - 2 * centre_sum);
     }
     t
-}
-
-fn ramp<const N: usize>(low: S, high: S, curve: f64) -> [S; N] {
-    let mut out = [S(0, 0); N];
-    for (i, v) in out.iter_mut().enumerate() {
-        let x = (i as f64 / (N - 1).max(1) as f64).powf(curve);
-        *v = S(
-            low.0 + ((high.0 - low.0) as f64 * x) as i32,
-            low.1 + ((high.1 - low.1) as f64 * x) as i32,
-        );
-    }
-    out
 }
 
 impl Default for Weights {

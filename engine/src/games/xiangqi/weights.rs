@@ -13,6 +13,7 @@
 //! chariot about twice a horse or cannon. The cannon is worth more than the horse while the
 //! board is full (screens everywhere), the horse more in the endgame.
 
+use crate::linear::ramp;
 pub use crate::linear::S;
 
 /// Attack-unit divisor of the king danger: `units^2 / DANGER_DIV` midgame, a fraction endgame.
@@ -199,18 +200,6 @@ fn default_psts() -> [[S; 90]; 7] {
         t[6][sq] = S(mg + centre, eg + centre);
     }
     t
-}
-
-fn ramp<const N: usize>(low: S, high: S, curve: f64) -> [S; N] {
-    let mut out = [S(0, 0); N];
-    for (i, v) in out.iter_mut().enumerate() {
-        let x = (i as f64 / (N - 1).max(1) as f64).powf(curve);
-        *v = S(
-            low.0 + ((high.0 - low.0) as f64 * x) as i32,
-            low.1 + ((high.1 - low.1) as f64 * x) as i32,
-        );
-    }
-    out
 }
 
 impl Default for Weights {
