@@ -20,10 +20,10 @@ use crossbeam::utils::CachePadded;
 /// move lists.
 const STACK_BYTES: usize = 64 * 1024 * 1024;
 
-type Job<S> = Box<dyn FnOnce(&mut S) + Send>;
+type Task<S> = Box<dyn FnOnce(&mut S) + Send>;
 
 struct Handle<S> {
-    tx: Option<Sender<Job<S>>>,
+    tx: Option<Sender<Task<S>>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -39,7 +39,7 @@ impl<S: Send + 'static> Pool<S> {
             .into_iter()
             .enumerate()
             .map(|(i, mut state)| {
-                let (tx, rx) = channel::unbounded::<Job<S>>();
+                let (tx, rx) = channel::unbounded::<Task<S>>();
                 let thread = std::thread::Builder::new()
                     .name(format!("search-{i}"))
                     .stack_size(STACK_BYTES)

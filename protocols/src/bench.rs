@@ -22,6 +22,7 @@ use clap::Args;
 use tetrarch::game::{Evaluator, Notation};
 use tetrarch::games::chess::eval::ChessEval;
 use tetrarch::games::xiangqi::XiangqiEval;
+use tetrarch::games::GameKind;
 use tetrarch::limits::Limits;
 use tetrarch::search::{Engine, Options};
 
@@ -178,18 +179,18 @@ fn bench_positions<P: Notation, E: Evaluator<P>>(
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let (depth, result, count) = match args.game.as_str() {
-        "chess" => {
+    let (depth, result, count) = match GameKind::parse(&args.game) {
+        Ok(GameKind::Chess) => {
             let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
             let result = bench(depth, args.threads.into(), args.hash as usize, true);
             (depth, result, POSITIONS.len())
         }
-        "xiangqi" => {
+        Ok(GameKind::Xiangqi) => {
             let depth = args.depth.unwrap_or(XIANGQI_DEPTH).clamp(1, 64);
             let result = bench_xiangqi(depth, args.threads.into(), args.hash as usize, true);
             (depth, result, XIANGQI_POSITIONS.len())
         }
-        "draughts" => {
+        Ok(GameKind::Draughts) => {
             let depth = args
                 .depth
                 .unwrap_or(crate::hub::bench::DEFAULT_DEPTH)
@@ -197,7 +198,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             let result = crate::hub::bench::bench(depth, true);
             (depth, result, crate::hub::bench::positions())
         }
-        other => {
+        _ => {
+            let other = &args.game;
             eprintln!("tetrarch bench: unknown game '{other}' (try chess, xiangqi or draughts)");
             return ExitCode::FAILURE;
         }

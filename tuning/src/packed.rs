@@ -21,27 +21,19 @@ pub const RECORD_BYTES: usize = 32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record(pub [u8; RECORD_BYTES]);
 
-/// A game position that has a packed form (chess now; the other games answer `None`).
+/// A game position that has a packed form (chess now; the other games answer `None`). Every
+/// position type gets it, so code generic over a game (datagen through the game descriptor)
+/// needs no bound of its own; a game gains a packed form by an arm in this one impl.
 pub trait Pack: Notation {
     /// The position packed with a first-player score and result (2 win, 1 draw, 0 loss).
     fn pack(&self, score: i32, result: u8) -> Option<Record>;
 }
 
-impl Pack for Board {
+impl<P: Notation> Pack for P {
     fn pack(&self, score: i32, result: u8) -> Option<Record> {
-        Some(Record::new(self, score, result))
-    }
-}
-
-impl Pack for tetrarch::games::xiangqi::Board {
-    fn pack(&self, _: i32, _: u8) -> Option<Record> {
-        None
-    }
-}
-
-impl Pack for tetrarch::games::draughts::Board {
-    fn pack(&self, _: i32, _: u8) -> Option<Record> {
-        None
+        let any: &dyn std::any::Any = self;
+        any.downcast_ref::<Board>()
+            .map(|b| Record::new(b, score, result))
     }
 }
 

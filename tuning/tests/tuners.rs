@@ -217,7 +217,7 @@ fn draughts_datagen_writes_quiet_positions() {
 /// evaluations back towards the known ones.
 #[test]
 fn texel_repairs_a_damaged_draughts_table() {
-    use tetrarch::games::draughts::weights::{self as dw, Weights as DWeights};
+    use tetrarch::games::draughts::weights::{Weights as DWeights, S as DS};
     use tetrarch::games::draughts::{Board as DBoard, Eval as DEval};
     let truth = DEval::default();
     let k = 0.008;
@@ -241,10 +241,12 @@ fn texel_repairs_a_damaged_draughts_table() {
             result: (1.0 / (1.0 + (-k * white).exp())) as f32,
         });
     }
-    let damaged = DWeights::DEFAULT
-        .with(dw::CENTRE, -40, -40)
-        .with(dw::MOBILITY, -15, -15)
-        .with(dw::SUPPORTED, 25, 25);
+    let damaged = DWeights {
+        centre: DS(-40, -40),
+        mobility: DS(-15, -15),
+        supported: DS(25, 25),
+        ..DWeights::handset()
+    };
     let eval = DEval::new(damaged);
     let held = |i: usize| i.is_multiple_of(10);
     let (train, hold, bad) = extract(&eval, &samples, &held, 2).unwrap();

@@ -83,7 +83,7 @@ impl Default for Config {
 
 /// What to search for.
 #[derive(Clone, Debug, Default)]
-pub struct Limits {
+pub struct PlayoutLimits {
     /// New playouts in this search (all threads together).
     pub playouts: Option<u64>,
     /// Visits of the root, counting those a reused tree brings.
@@ -260,7 +260,7 @@ impl<S: MctsState> Mcts<S> {
     pub fn search(
         &mut self,
         root: &S,
-        limits: &Limits,
+        limits: &PlayoutLimits,
         stop: &AtomicBool,
         report: &mut (dyn FnMut(&Snapshot<S::Move>) + Send),
     ) -> Snapshot<S::Move> {
@@ -609,7 +609,7 @@ impl Shared {
 
 impl<S: MctsState> Mcts<S> {
     /// Whether the first thread should end the search now.
-    fn should_stop(&self, limits: &Limits, start: Instant, playouts: u64) -> bool {
+    fn should_stop(&self, limits: &PlayoutLimits, start: Instant, playouts: u64) -> bool {
         let root = self.shared.tree.root();
         if limits
             .visits

@@ -4,7 +4,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 
-use super::{Config, Limits, Mcts};
+use super::{Config, Mcts, PlayoutLimits};
 use crate::games::go::Board;
 
 fn mcts(threads: usize) -> Mcts<Board> {
@@ -16,9 +16,9 @@ fn mcts(threads: usize) -> Mcts<Board> {
 }
 
 fn search(m: &mut Mcts<Board>, root: &Board, playouts: u64) -> u64 {
-    let limits = Limits {
+    let limits = PlayoutLimits {
         playouts: Some(playouts),
-        ..Limits::default()
+        ..PlayoutLimits::default()
     };
     m.search(root, &limits, &AtomicBool::new(false), &mut |_| {})
         .playouts
@@ -83,9 +83,9 @@ fn one_thread_with_the_same_seed_searches_the_same() {
         let mut b = Board::new(9);
         let mut moves = Vec::new();
         for _ in 0..6 {
-            let limits = Limits {
+            let limits = PlayoutLimits {
                 playouts: Some(300),
-                ..Limits::default()
+                ..PlayoutLimits::default()
             };
             let snap = m.search(&b, &limits, &AtomicBool::new(false), &mut |_| {});
             let best = snap.best().unwrap();

@@ -24,6 +24,7 @@ use crossbeam::channel::{self, Receiver, Sender};
 use tetrarch::game::{Notation, Position};
 use tetrarch::games::draughts::weights::Weights;
 use tetrarch::games::draughts::{Board, Eval, Move};
+use tetrarch::games::{Draughts, Game};
 use tetrarch::limits::Limits;
 use tetrarch::report::{Iteration, Reporter, ScoreBound};
 use tetrarch::score::{Score, MATE, MATE_IN_MAX_PLY};
@@ -45,8 +46,8 @@ pub fn new_engine(threads: usize, hash_mb: usize) -> DraughtsEngine {
     let options = Options {
         threads: threads.max(1),
         hash_mb: hash_mb.max(1),
-        moves_left_hint: 30,
-        params: tetrarch::games::draughts::SEARCH_PARAMS,
+        moves_left_hint: <Draughts as Game>::MOVES_LEFT,
+        params: <Draughts as Game>::search_params(),
         ..Options::default()
     };
     Engine::with_options(Board::start(), Eval::default(), options)
@@ -514,9 +515,8 @@ impl Session {
         } else if !level.is_set() {
             limits.movetime_ms = Some(DEFAULT_MOVE_TIME_MS);
         }
-        // Draughts games run long; fewer moves remain as men come off (Scan: 30 down to 10).
-        let men = self.position.occupied().count_ones().min(40);
-        self.engine.set_moves_left_hint(10 + 20 * men / 40);
+        self.engine
+            .set_moves_left_hint(<Draughts as Game>::moves_left(&self.position));
         let reporter = Arc::new(HubReporter::new(self.events_tx.clone()));
         self.searching = true;
         self.engine.go(limits, reporter);
@@ -578,7 +578,7 @@ fn params(s: &Session) -> Vec<Opt<Session>> {
             }
             let weights = std::fs::read_to_string(path)
                 .map_err(|e| e.to_string())
-                .and_then(|text| Weights::DEFAULT.parse_over(&text))
+                .and_then(|text| Weights::handset().parse_over(&text))
                 .map_err(|e| format!("eval-file '{}': {e}", clip(path)))?;
             s.eval_file = path.to_string();
             s.set_eval("full", Eval::new(weights));

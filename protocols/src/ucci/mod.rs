@@ -95,7 +95,8 @@ impl Ucci {
                     threads: o.threads,
                     hash_mb: o.hash_mb,
                     move_overhead_ms: o.move_overhead_ms,
-                    moves_left_hint: 45,
+                    moves_left_hint:
+                        <tetrarch::games::Xiangqi as tetrarch::games::Game>::MOVES_LEFT,
                     ..Options::default()
                 },
             )

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::board::{Board, Illegal, Move, BLACK, EMPTY, WHITE};
 use super::record::{HandicapError, Record};
 use crate::game::{MctsState, Side};
-use crate::mcts::{self, Limits, Mcts, Snapshot};
+use crate::mcts::{self, Mcts, PlayoutLimits, Snapshot};
 use crate::time::{self, ByoYomi, Clock};
 
 /// The engine's settings.
@@ -653,7 +653,7 @@ impl GoEngine {
                 root_filter = Some(f);
             }
         }
-        let limits = Limits {
+        let limits = PlayoutLimits {
             playouts: self.settings.max_playouts,
             visits: None,
             time: Some(budget),
@@ -788,10 +788,10 @@ impl GoEngine {
             }
             root_filter = Some(f);
         }
-        let limits = Limits {
+        let limits = PlayoutLimits {
             report_every: Some(request.interval.max(Duration::from_millis(10))),
             root_filter,
-            ..Limits::default()
+            ..PlayoutLimits::default()
         };
         let rb = &root;
         let snap = self
@@ -809,10 +809,10 @@ impl GoEngine {
         if root.is_over() {
             return;
         }
-        let limits = Limits {
+        let limits = PlayoutLimits {
             // Do not let a forgotten ponder fill the arena forever: it stops at the cap.
             visits: Some(50_000_000),
-            ..Limits::default()
+            ..PlayoutLimits::default()
         };
         self.mcts.search(&root, &limits, stop, &mut |_| {});
     }
@@ -830,9 +830,9 @@ impl GoEngine {
             }
         }
         let n = board.size() * board.size();
-        let limits = Limits {
+        let limits = PlayoutLimits {
             playouts: Some((n as u64 * 12).clamp(1000, 4000)),
-            ..Limits::default()
+            ..PlayoutLimits::default()
         };
         let stop = AtomicBool::new(false);
         self.prepare_search();
@@ -1025,9 +1025,9 @@ mod tests {
         e.mcts.clear();
         let snap = e.mcts.search(
             &root,
-            &Limits {
+            &PlayoutLimits {
                 playouts: Some(2000),
-                ..Limits::default()
+                ..PlayoutLimits::default()
             },
             &AtomicBool::new(false),
             &mut |_| {},
@@ -1056,9 +1056,9 @@ mod tests {
             let root = e.board().clone();
             let snap = e.mcts.search(
                 &root,
-                &Limits {
+                &PlayoutLimits {
                     playouts: Some(1),
-                    ..Limits::default()
+                    ..PlayoutLimits::default()
                 },
                 &stop,
                 &mut |_| {},
@@ -1095,9 +1095,9 @@ mod tests {
             .mcts
             .search(
                 &root,
-                &Limits {
+                &PlayoutLimits {
                     playouts: Some(1),
-                    ..Limits::default()
+                    ..PlayoutLimits::default()
                 },
                 &AtomicBool::new(false),
                 &mut |_| {},

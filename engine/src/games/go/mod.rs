@@ -1,7 +1,7 @@
 //! Go: the board and its rules, the knowledge the Monte-Carlo search uses, the game record
 //! (undo, handicap, SGF) and the engine that plays it.
 //!
-//! Rules (Chinese, as `RULES.md` states them): boards 2x2 to 25x25, suicide illegal, positional
+//! Rules (Chinese, stated here as the engine plays them): boards 2x2 to 25x25, suicide illegal, positional
 //! superko over the whole game (the side to move is not part of a position), area scoring with
 //! komi 7.5 by default. Scheme of each part in its own module:
 //! - [`board`]: stones, groups and pseudo-liberties, captures, superko, area scoring, vertices;

@@ -421,8 +421,9 @@ impl Player {
                 ..Clock::default()
             });
         }
-        let men = game.board.occupied().count_ones().min(40);
-        self.engine.set_moves_left_hint(10 + 20 * men / 40);
+        self.engine.set_moves_left_hint(
+            <tetrarch::games::Draughts as tetrarch::games::Game>::moves_left(&game.board),
+        );
         self.engine.set_position(game.start.clone(), &game.moves);
         let found = self.engine.search_until(limits, self.conn.gone());
         if self.conn.is_closed() {
