@@ -3,7 +3,7 @@
 //! Usage: `cargo run --release -p tetrarch-engine --example fit_eval -- LABELS [PASSES] [STEPS]`
 //! where LABELS has one `FEN;score` line per position, the score in centipawns from White's
 //! view (for example a reference engine's shallow search). Prints the fitted table as Rust
-//! source (the body of `weights::fitted`) on stdout, progress on stderr.
+//! source (the `FITTED` table `weights::fitted` reads) on stdout, progress on stderr.
 //!
 //! Scheme: a local linear model, refreshed each pass. For every weight component (midgame or
 //! endgame half of each pair) the evaluation of every position is recomputed with that
@@ -172,59 +172,10 @@ fn main() {
     print_source(&w);
 }
 
-/// Prints the table as the Rust expression `Weights { ... }`.
+/// Prints the table in the tuned-file form, whose constant is `FITTED` in `weights.rs`.
 fn print_source(w: &Weights) {
-    let flat = flatten(w);
-    let mut names: Vec<String> = Vec::new();
-    for (name, _, _) in &flat {
-        if names.last() != Some(name) {
-            names.push(name.clone());
-        }
-    }
-    let singles = [
-        "isolated",
-        "doubled",
-        "backward",
-        "bishop_pair",
-        "rook_open",
-        "rook_semi_open",
-        "rook_seventh",
-        "knight_outpost",
-        "bishop_bad_pawns",
-        "hanging",
-        "king_zone_weak",
-        "king_open_file",
-        "tempo",
-    ];
-    println!("Weights {{");
-    for name in names {
-        let vals: Vec<S> = flat
-            .iter()
-            .filter(|(n, _, _)| *n == name)
-            .map(|(_, _, s)| *s)
-            .collect();
-        let list = |v: &[S]| {
-            v.iter()
-                .map(|s| format!("S({}, {})", s.0, s.1))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if singles.contains(&name.as_str()) {
-            println!("    {name}: S({}, {}),", vals[0].0, vals[0].1);
-        } else if name == "pst" {
-            println!("    pst: [");
-            for k in 0..6 {
-                println!("        [");
-                for r in 0..8 {
-                    let row = &vals[k * 64 + r * 8..k * 64 + r * 8 + 8];
-                    println!("            {},", list(row));
-                }
-                println!("        ],");
-            }
-            println!("    ],");
-        } else {
-            println!("    {name}: [{}],", list(&vals));
-        }
-    }
-    println!("}}");
+    print!(
+        "{}",
+        w.table_source("Fitted by engine/examples/fit_eval.rs.", "FITTED")
+    );
 }

@@ -12,7 +12,7 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use tetrarch::game::MctsState;
 use tetrarch::games::go::positions;
-use tetrarch::mcts::{Config, Limits, Mcts};
+use tetrarch::mcts::{Config, Mcts, PlayoutLimits};
 use tetrarch::time::TimeBudget;
 
 /// Nanoseconds this thread has run on a CPU, if the kernel tells.
@@ -66,12 +66,12 @@ fn main() {
             ..Config::default()
         });
         let ms = (secs * 1000.0) as u64;
-        let limits = Limits {
+        let limits = PlayoutLimits {
             time: Some(TimeBudget {
                 optimum_ms: ms,
                 maximum_ms: ms,
             }),
-            ..Limits::default()
+            ..PlayoutLimits::default()
         };
         let start = (Instant::now(), cpu_ns());
         let snap = mcts.search(&root, &limits, &AtomicBool::new(false), &mut |_| {});

@@ -359,6 +359,20 @@ pub trait Evaluator<P: Position>: Clone + Send + 'static {
     /// The value of the position for the side to move, in centipawn-like units, well inside
     /// the mate range of `crate::score`.
     fn evaluate(&mut self, pos: &P) -> i32;
+
+    /// Told just before the search plays `m` in `pos`: an evaluator that follows the line
+    /// (NNUE's accumulator stack) records the move here. The default does nothing, and the
+    /// compiler drops the call for evaluators that keep it.
+    #[inline(always)]
+    fn on_make(&mut self, _pos: &P, _m: P::Move) {}
+
+    /// Told just before the search passes the turn in `pos` (null move).
+    #[inline(always)]
+    fn on_make_null(&mut self, _pos: &P) {}
+
+    /// Told when the search takes back the last move or null move it reported.
+    #[inline(always)]
+    fn on_unmake(&mut self) {}
 }
 
 /// Prior knowledge about one move, given as equivalent experience: the search starts the move's

@@ -11,6 +11,7 @@ pub mod games;
 pub mod limits;
 pub mod linear;
 pub mod mcts;
+pub mod nnue;
 pub mod perft;
 pub mod report;
 pub mod score;

@@ -14,6 +14,9 @@ pub struct Limits<M> {
     pub depth: Option<u32>,
     /// Stop after about this many nodes (all threads together).
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are spent (a soft limit, as data
+    /// generation uses; `nodes` stays the hard one).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in at most this many moves (UCI `go mate`).
     pub mate: Option<u32>,
     /// Think for exactly this long, in milliseconds (before the move overhead is taken off).
@@ -38,6 +41,7 @@ impl<M> Default for Limits<M> {
         Limits {
             depth: None,
             nodes: None,
+            soft_nodes: None,
             mate: None,
             movetime_ms: None,
             clock: None,
@@ -72,6 +76,7 @@ impl<M> Limits<M> {
         self.infinite
             || (self.depth.is_none()
                 && self.nodes.is_none()
+                && self.soft_nodes.is_none()
                 && self.mate.is_none()
                 && self.movetime_ms.is_none()
                 && self.clock.is_none())

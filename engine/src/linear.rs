@@ -14,8 +14,437 @@
 //! through [`LinearEval`], next to `Evaluator::evaluate`; its tests check that the form
 //! reproduces `evaluate`. Values are from the first player's view (White, Red), as game results
 //! are recorded.
+//!
+//! The tables themselves are declared with [`weights!`](crate::weights): each field's name,
+//! type and default once, in the order the table is visited; the macro derives the walk
+//! (`visit_mut`), the flat index of a field (`flat_index`, for tracers), the flat round trip
+//! (`from_flat`), the overlay of a tuned table by term name (`overlay`) and the writer of the
+//! tuned file (`tuned_source`). A tuned file lists terms by name, so a term added to the
+//! table after the file was written keeps its default there: a new term is the table's line
+//! and the evaluation's use of it.
 
 use crate::game::{Evaluator, Position};
+use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+
+/// A midgame/endgame pair: the unit of every evaluation table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct S(pub i32, pub i32);
+
+impl Add for S {
+    type Output = S;
+    #[inline(always)]
+    fn add(self, o: S) -> S {
+        S(self.0 + o.0, self.1 + o.1)
+    }
+}
+impl Sub for S {
+    type Output = S;
+    #[inline(always)]
+    fn sub(self, o: S) -> S {
+        S(self.0 - o.0, self.1 - o.1)
+    }
+}
+impl AddAssign for S {
+    #[inline(always)]
+    fn add_assign(&mut self, o: S) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+impl SubAssign for S {
+    #[inline(always)]
+    fn sub_assign(&mut self, o: S) {
+        self.0 -= o.0;
+        self.1 -= o.1;
+    }
+}
+impl Neg for S {
+    type Output = S;
+    #[inline(always)]
+    fn neg(self) -> S {
+        S(-self.0, -self.1)
+    }
+}
+impl Mul<i32> for S {
+    type Output = S;
+    #[inline(always)]
+    fn mul(self, k: i32) -> S {
+        S(self.0 * k, self.1 * k)
+    }
+}
+
+/// `N` pairs rising from `low` to `high` along `x^curve` (`x` from 0 to 1; each rise is
+/// truncated towards zero): the shape of a hand-set mobility table.
+pub fn ramp<const N: usize>(low: S, high: S, curve: f64) -> [S; N] {
+    let mut out = [S(0, 0); N];
+    for (i, v) in out.iter_mut().enumerate() {
+        let x = (i as f64 / (N - 1).max(1) as f64).powf(curve);
+        *v = S(
+            low.0 + ((high.0 - low.0) as f64 * x) as i32,
+            low.1 + ((high.1 - low.1) as f64 * x) as i32,
+        );
+    }
+    out
+}
+
+/// A field of a weight table: a pair, or an array (of arrays) of pairs, walked in memory
+/// order.
+pub trait Pairs {
+    /// The number of pairs in the field.
+    const COUNT: usize;
+    /// Calls `f` on every pair, in memory order.
+    fn each_mut(&mut self, f: &mut dyn FnMut(&mut S));
+}
+
+impl Pairs for S {
+    const COUNT: usize = 1;
+    #[inline]
+    fn each_mut(&mut self, f: &mut dyn FnMut(&mut S)) {
+        f(self)
+    }
+}
+
+impl<T: Pairs, const N: usize> Pairs for [T; N] {
+    const COUNT: usize = N * T::COUNT;
+    #[inline]
+    fn each_mut(&mut self, f: &mut dyn FnMut(&mut S)) {
+        for t in self.iter_mut() {
+            t.each_mut(f);
+        }
+    }
+}
+
+/// A tuned table as its generated file states it: each term's name and its pairs in visit
+/// order. Terms the table has and the file lacks keep their defaults ([`weights!`]'s
+/// `overlay`).
+pub type Tuned = &'static [(&'static str, &'static [(i32, i32)])];
+
+/// The `doc` a generated table file was written with (the inverse of [`table_source`]'s
+/// module documentation), so a test can check that the writer reproduces a file exactly.
+pub fn generated_doc(file: &str) -> String {
+    let doc: Vec<&str> = file
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.starts_with("//! Generated:"))
+        .map(|l| l.strip_prefix("//! ").unwrap_or(""))
+        .collect();
+    // The blank `//!` line before `Generated:` is the writer's own.
+    doc[..doc.len().saturating_sub(1)].join("\n")
+}
+
+/// Replaces absolute paths in `doc` by their file names: a generated file must not carry the
+/// layout of the machine it was written on.
+pub fn portable_doc(doc: &str) -> String {
+    fn portable(token: &str) -> String {
+        token
+            .split(',')
+            .map(|part| {
+                let absolute = part.starts_with('/')
+                    || part.starts_with('~')
+                    || part.as_bytes().get(1..3) == Some(b":\\");
+                if absolute {
+                    part.rsplit(['/', '\\']).next().unwrap_or(part)
+                } else {
+                    part
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+    doc.lines()
+        .map(|line| line.split(' ').map(portable).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The Rust source of a tuned table: a module documentation of `title` and `doc` (absolute
+/// paths reduced to file names), then `pub(crate) const NAME: Tuned` listing `terms` by name
+/// in visit order. A term of more than four board rows (`row` pairs each) is written a row to
+/// a line; a shorter one on one line when it fits in 100 columns, else wrapped there.
+pub fn table_source(
+    title: &str,
+    doc: &str,
+    konst: &str,
+    row: usize,
+    terms: &[(&str, Vec<S>)],
+) -> String {
+    let mut out = format!("//! {title}\n//!\n");
+    for line in portable_doc(doc).lines() {
+        out.push_str(format!("//! {line}").trim_end());
+        out.push('\n');
+    }
+    out.push_str(
+        "//!\n//! Generated: regenerate with the tuner rather than edit by hand. Terms are listed \
+         by name;\n//! a term of `weights.rs` missing here keeps its default there.\n\n",
+    );
+    out.push_str("/// Every term's `(midgame, endgame)` pairs, in visit order.\n");
+    out.push_str("#[rustfmt::skip]\n");
+    out.push_str(&format!(
+        "pub(crate) const {konst}: crate::linear::Tuned = &[\n"
+    ));
+    let pair = |s: &S| format!("({}, {})", s.0, s.1);
+    for (name, v) in terms {
+        let items: Vec<String> = v.iter().map(pair).collect();
+        let one_line = format!("    (\"{name}\", &[{}]),", items.join(", "));
+        if v.len() <= 4 * row && one_line.len() <= 100 {
+            out.push_str(&one_line);
+            out.push('\n');
+            continue;
+        }
+        out.push_str(&format!("    (\"{name}\", &[\n"));
+        if v.len() > 4 * row {
+            for chunk in items.chunks(row) {
+                out.push_str(&format!("        {},\n", chunk.join(", ")));
+            }
+        } else {
+            let mut line = String::from("       ");
+            for item in &items {
+                if line.len() + item.len() + 2 > 100 {
+                    out.push_str(&line);
+                    out.push('\n');
+                    line = String::from("       ");
+                }
+                line.push(' ');
+                line.push_str(item);
+                line.push(',');
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push_str("    ]),\n");
+    }
+    out.push_str("];\n");
+    out
+}
+
+/// Declares an evaluation's weight table once: each field with its documentation, type (a
+/// pair or arrays of pairs) and default, in the order the table is visited and laid out.
+///
+/// ```ignore
+/// weights! {
+///     /// The evaluation's weights.
+///     #[derive(Clone, Debug, PartialEq)]
+///     pub struct Weights for "chess", rows 8, defaults geometric {
+///         /// Pawn, knight, bishop, rook, queen.
+///         pub material: [S; 5] = [S(80, 100), ...],
+///         pub tempo: S = S(18, 8),
+///     }
+/// }
+/// ```
+///
+/// The struct is `repr(C)`, so it is one flat array of pairs in declaration order. Derived:
+/// `defaults()` (under the given name), `LEN`, `visit_mut`, `len`, `flat_index`, `from_flat`,
+/// `overlay` (a [`Tuned`] file's terms by name over a table) and `overlay_errors`, `to_text`
+/// and `parse_over` (one `name mg eg` line per pair, `name_i` inside an array), and
+/// `tuned_source` (the generated file's text, `rows` pairs to a line for board tables).
+#[macro_export]
+macro_rules! weights {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident for $game:literal, rows $row:literal, defaults $defaults:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $fvis:vis $field:ident : $ty:ty = $default:expr
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[repr(C)]
+        $vis struct $name {
+            $( $(#[$fmeta])* $fvis $field: $ty, )*
+        }
+
+        // Not every table uses every derived method.
+        #[allow(dead_code)]
+        impl $name {
+            /// The number of weight pairs.
+            pub const LEN: usize = 0 $( + <$ty as $crate::linear::Pairs>::COUNT )*;
+
+            /// The table as each field's declaration states its default.
+            pub fn $defaults() -> $name {
+                $name { $( $field: $default, )* }
+            }
+
+            /// Visits every weight as `(term name, index within the term, pair)`, in
+            /// declaration (and memory) order.
+            pub fn visit_mut(&mut self, mut f: impl FnMut(&'static str, usize, &mut $crate::linear::S)) {
+                $(
+                    let mut i = 0;
+                    $crate::linear::Pairs::each_mut(&mut self.$field, &mut |s| {
+                        f(stringify!($field), i, s);
+                        i += 1;
+                    });
+                )*
+            }
+
+            /// The number of pairs [`visit_mut`](Self::visit_mut) walks.
+            pub fn len(&self) -> usize {
+                Self::LEN
+            }
+
+            pub fn is_empty(&self) -> bool {
+                Self::LEN == 0
+            }
+
+            /// The flat index (in [`visit_mut`](Self::visit_mut) order) of `field`, a pair
+            /// inside the table whose address is `base`.
+            #[inline]
+            pub fn flat_index(base: usize, field: &$crate::linear::S) -> usize {
+                let at = field as *const $crate::linear::S as usize;
+                debug_assert!(at >= base && at < base + ::std::mem::size_of::<$name>());
+                (at - base) / ::std::mem::size_of::<$crate::linear::S>()
+            }
+
+            /// `base` with every pair replaced by `values`, in visit order.
+            pub fn from_flat(base: &$name, values: &[(i32, i32)]) -> Result<$name, String> {
+                if values.len() != Self::LEN {
+                    return Err(format!(
+                        "the {} table has {} weight pairs, not {}",
+                        $game,
+                        Self::LEN,
+                        values.len()
+                    ));
+                }
+                let mut w = base.clone();
+                let mut i = 0;
+                w.visit_mut(|_, _, s| {
+                    *s = $crate::linear::S(values[i].0, values[i].1);
+                    i += 1;
+                });
+                Ok(w)
+            }
+
+            /// Sets term `name` to `values`; an unknown name or a wrong count is an error.
+            fn set_term(&mut self, name: &str, values: &[(i32, i32)]) -> Result<(), String> {
+                $(
+                    if name == stringify!($field) {
+                        let n = <$ty as $crate::linear::Pairs>::COUNT;
+                        if values.len() != n {
+                            return Err(format!(
+                                "{}: {} pairs, not {}", name, values.len(), n
+                            ));
+                        }
+                        let mut i = 0;
+                        $crate::linear::Pairs::each_mut(&mut self.$field, &mut |s| {
+                            *s = $crate::linear::S(values[i].0, values[i].1);
+                            i += 1;
+                        });
+                        return Ok(());
+                    }
+                )*
+                Err(format!("{}: no such term", name))
+            }
+
+            /// `self` with the terms of `table` (a tuned file) put over it; terms the file
+            /// lacks keep their values. Entries that do not fit the table (see
+            /// [`overlay_errors`](Self::overlay_errors), which the tests check) are skipped.
+            pub fn overlay(mut self, table: $crate::linear::Tuned) -> $name {
+                for &(name, values) in table {
+                    let _ = self.set_term(name, values);
+                }
+                self
+            }
+
+            /// What in `table` does not fit this table: unknown names, wrong pair counts.
+            pub fn overlay_errors(table: $crate::linear::Tuned) -> Vec<String> {
+                let mut w = Self::$defaults();
+                table
+                    .iter()
+                    .filter_map(|&(name, values)| w.set_term(name, values).err())
+                    .collect()
+            }
+
+            /// The terms with their pairs, in visit order.
+            fn terms(&self) -> Vec<(&'static str, Vec<$crate::linear::S>)> {
+                let mut terms: Vec<(&'static str, Vec<$crate::linear::S>)> = Vec::new();
+                self.clone().visit_mut(|name, _, s| match terms.last_mut() {
+                    Some((n, v)) if *n == name => v.push(*s),
+                    _ => terms.push((name, vec![*s])),
+                });
+                terms
+            }
+
+            /// The text name of each pair: the term's name, with `_i` inside an array.
+            fn pair_names() -> Vec<String> {
+                let mut names = Vec::with_capacity(Self::LEN);
+                $(
+                    let n = <$ty as $crate::linear::Pairs>::COUNT;
+                    for i in 0..n {
+                        names.push(if n == 1 && stringify!($ty) == "S" {
+                            stringify!($field).to_string()
+                        } else {
+                            format!("{}_{}", stringify!($field), i)
+                        });
+                    }
+                )*
+                names
+            }
+
+            /// The table as text: one `name mg eg` line per pair.
+            pub fn to_text(&self) -> String {
+                let names = Self::pair_names();
+                let mut out = String::new();
+                let mut k = 0;
+                self.clone().visit_mut(|_, _, s| {
+                    out.push_str(&format!("{} {} {}\n", names[k], s.0, s.1));
+                    k += 1;
+                });
+                out
+            }
+
+            /// Reads `name mg eg` lines over a copy of `self`; blank lines and `#` comments
+            /// are skipped. An unknown name or a malformed line is an error naming it.
+            pub fn parse_over(&self, text: &str) -> Result<$name, String> {
+                let names = Self::pair_names();
+                let mut values = Vec::with_capacity(Self::LEN);
+                self.clone().visit_mut(|_, _, s| values.push((s.0, s.1)));
+                for (n, line) in text.lines().enumerate() {
+                    let line = line.split('#').next().unwrap_or("").trim();
+                    if line.is_empty() {
+                        continue;
+                    }
+                    let fields: Vec<&str> = line.split_whitespace().collect();
+                    let [name, mg, eg] = fields[..] else {
+                        return Err(format!("line {}: expected 'name mg eg'", n + 1));
+                    };
+                    let i = names
+                        .iter()
+                        .position(|x| x == name)
+                        .ok_or_else(|| format!("line {}: unknown weight '{name}'", n + 1))?;
+                    let parse = |t: &str| {
+                        t.parse::<i32>()
+                            .ok()
+                            .filter(|v| v.abs() <= 10_000)
+                            .ok_or_else(|| format!("line {}: '{t}' is not a weight", n + 1))
+                    };
+                    values[i] = (parse(mg)?, parse(eg)?);
+                }
+                Self::from_flat(self, &values)
+            }
+
+            /// The table as the Rust source of the game's `tuned.rs` (the constant `TUNED`),
+            /// with `doc` in the module documentation.
+            pub fn tuned_source(&self, doc: &str) -> String {
+                self.table_source(doc, "TUNED")
+            }
+
+            /// The table as a generated file defining the constant `konst`.
+            pub fn table_source(&self, doc: &str, konst: &str) -> String {
+                $crate::linear::table_source(
+                    &format!(
+                        "The {} evaluation's weights fitted by `tetrarch-tune texel`.",
+                        $game
+                    ),
+                    doc,
+                    konst,
+                    $row,
+                    &self.terms(),
+                )
+            }
+        }
+    };
+}
 
 /// One weight pair's part in a position's linear form.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -214,5 +643,87 @@ mod tests {
             quadratic: vec![q],
         };
         assert_eq!(form.value(&[(10.0, 0.0)]), 1.0 - 11.25);
+    }
+
+    crate::weights! {
+        /// A small table for the kit's own tests.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Toy for "toy", rows 1, defaults start {
+            pub one: S = S(1, 2),
+            /// Two rows of three.
+            pub grid: [[S; 3]; 2] = [[S(3, 4); 3]; 2],
+            pub list: [S; 2] = [S(-5, 6), S(7, -8)],
+        }
+    }
+
+    #[test]
+    fn the_table_is_laid_out_in_visit_order() {
+        assert_eq!(Toy::LEN, 9);
+        assert_eq!(std::mem::size_of::<Toy>(), 9 * std::mem::size_of::<S>());
+        let mut w = Toy::start();
+        let base = &w as *const Toy as usize;
+        let mut seen = Vec::new();
+        w.visit_mut(|name, i, s| seen.push((name, i, Toy::flat_index(base, s))));
+        assert_eq!(seen[0], ("one", 0, 0));
+        assert_eq!(seen[1], ("grid", 0, 1));
+        assert_eq!(seen[6], ("grid", 5, 6));
+        assert_eq!(seen[8], ("list", 1, 8));
+        let w = Toy::start();
+        let base = &w as *const Toy as usize;
+        assert_eq!(Toy::flat_index(base, &w.grid[1][0]), 4);
+    }
+
+    #[test]
+    fn a_tuned_file_overlays_by_name_and_missing_terms_keep_defaults() {
+        const FILE: Tuned = &[("list", &[(10, 11), (12, 13)]), ("one", &[(0, 9)])];
+        let w = Toy::start().overlay(FILE);
+        assert_eq!(w.one, S(0, 9));
+        assert_eq!(w.list, [S(10, 11), S(12, 13)]);
+        assert_eq!(w.grid, Toy::start().grid);
+        assert!(Toy::overlay_errors(FILE).is_empty());
+        const BAD: Tuned = &[("gone", &[(1, 1)]), ("list", &[(1, 1)])];
+        assert_eq!(Toy::overlay_errors(BAD).len(), 2);
+        assert_eq!(Toy::start().overlay(BAD), Toy::start());
+    }
+
+    #[test]
+    fn flat_and_text_forms_round_trip() {
+        let w = Toy::start();
+        let mut flat = Vec::new();
+        w.clone().visit_mut(|_, _, s| flat.push((s.0, s.1)));
+        flat[8] = (70, 80);
+        let back = Toy::from_flat(&w, &flat).unwrap();
+        assert_eq!(back.list[1], S(70, 80));
+        assert!(Toy::from_flat(&w, &flat[1..]).is_err());
+        let text = back.to_text();
+        assert!(text.starts_with("one 1 2\ngrid_0 3 4\n"), "{text}");
+        assert!(text.ends_with("list_1 70 80\n"), "{text}");
+        assert_eq!(w.parse_over(&text), Ok(back));
+        assert!(w.parse_over("nothing 1 2").is_err());
+        assert!(w.parse_over("one 1").is_err());
+        assert!(w.parse_over("one 1 99999").is_err());
+    }
+
+    #[test]
+    fn the_writer_writes_what_compiles_back_and_no_machine_paths() {
+        let w = Toy::start();
+        let src = w.tuned_source("From /home/someone/data/x.txt,rel/y.txt\nsecond");
+        assert!(src.starts_with("//! The toy evaluation's weights"), "{src}");
+        assert!(src.contains("//! From x.txt,rel/y.txt\n//! second\n//!\n//! Generated:"));
+        assert!(src.contains("    (\"one\", &[(1, 2)]),\n"), "{src}");
+        // More than four rows of one: a row to a line.
+        assert!(
+            src.contains("    (\"grid\", &[\n        (3, 4),\n        (3, 4),\n"),
+            "{src}"
+        );
+        assert!(
+            src.contains("    (\"list\", &[(-5, 6), (7, -8)]),\n];\n"),
+            "{src}"
+        );
+        assert_eq!(generated_doc(&src), "From x.txt,rel/y.txt\nsecond");
+        assert_eq!(
+            portable_doc("-data C:\\d\\a.txt -out e/t.rs"),
+            "-data a.txt -out e/t.rs"
+        );
     }
 }

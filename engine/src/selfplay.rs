@@ -10,14 +10,11 @@
 //! one-thread engine the same seed gives the same openings and games on every machine.
 //! [`genfens`] makes a seeded list of such openings, as OpenBench asks engines for.
 
-use std::sync::{Arc, Mutex};
-
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::game::{Evaluator, Notation, Position};
 use crate::limits::Limits;
-use crate::report::{Iteration, Reporter};
 use crate::score::{Score, DRAW};
 use crate::search::{legal_moves, Engine};
 
@@ -55,25 +52,6 @@ pub struct Searched<M> {
     pub nodes: u64,
 }
 
-struct Capture<M> {
-    last: Mutex<(Score, u32, u64, Option<M>)>,
-}
-
-impl<P: Position> Reporter<P> for Capture<P::Move> {
-    fn iteration(&self, info: &Iteration<'_, P>) {
-        if let Some(line) = info.lines.first() {
-            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-            last.0 = line.score;
-            last.1 = line.depth;
-            last.2 = info.nodes;
-        }
-    }
-
-    fn best_move(&self, _root: &P, best: Option<P::Move>, _ponder: Option<P::Move>) {
-        self.last.lock().unwrap_or_else(|e| e.into_inner()).3 = best;
-    }
-}
-
 /// Searches `pos` (its game history included) with `limits` and waits for the result.
 pub fn search<P: Position, E: Evaluator<P>>(
     engine: &mut Engine<P, E>,
@@ -81,17 +59,12 @@ pub fn search<P: Position, E: Evaluator<P>>(
     limits: Limits<P::Move>,
 ) -> Searched<P::Move> {
     engine.set_position(pos.clone(), &[]);
-    let capture = Arc::new(Capture {
-        last: Mutex::new((DRAW, 0, 0, None)),
-    });
-    engine.go(limits, capture.clone());
-    engine.wait();
-    let (score, depth, nodes, best) = *capture.last.lock().unwrap_or_else(|e| e.into_inner());
+    let found = engine.search(limits);
     Searched {
-        best,
-        score,
-        depth,
-        nodes,
+        best: found.best,
+        score: found.line.as_ref().map_or(DRAW, |l| l.score),
+        depth: found.line.as_ref().map_or(0, |l| l.depth),
+        nodes: found.nodes,
     }
 }
 

@@ -9,6 +9,7 @@
 //! atomic stop flag and one cache-padded node counter per thread, written only by its owner
 //! and summed by whoever reports.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 
@@ -19,10 +20,10 @@ use crossbeam::utils::CachePadded;
 /// move lists.
 const STACK_BYTES: usize = 64 * 1024 * 1024;
 
-type Job<S> = Box<dyn FnOnce(&mut S) + Send>;
+type Task<S> = Box<dyn FnOnce(&mut S) + Send>;
 
 struct Handle<S> {
-    tx: Option<Sender<Job<S>>>,
+    tx: Option<Sender<Task<S>>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -38,13 +39,17 @@ impl<S: Send + 'static> Pool<S> {
             .into_iter()
             .enumerate()
             .map(|(i, mut state)| {
-                let (tx, rx) = channel::unbounded::<Job<S>>();
+                let (tx, rx) = channel::unbounded::<Task<S>>();
                 let thread = std::thread::Builder::new()
                     .name(format!("search-{i}"))
                     .stack_size(STACK_BYTES)
                     .spawn(move || {
                         while let Ok(job) = rx.recv() {
-                            job(&mut state);
+                            // A job that panics must not take the thread with it: later jobs
+                            // sent to this thread would never run, and whoever waits on them
+                            // would wait for ever. The job owner contains its own panics
+                            // (the search reports one as its end); this is the last guard.
+                            let _ = panic::catch_unwind(AssertUnwindSafe(|| job(&mut state)));
                         }
                     })
                     .expect("spawning a search thread");

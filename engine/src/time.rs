@@ -11,6 +11,12 @@
 //! the overhead, so the engine does not lose on time, even with 1 s + 10 ms or a negative clock
 //! (then the search answers at once with its first completed iteration).
 
+/// The longest clock, increment, period or move time the time manager takes literally: a
+/// year, in milliseconds. Protocols pass on whatever `i64` a GUI sends; anything beyond this is
+/// read as this (and anything below its negative as its negative), so that no budget
+/// arithmetic can overflow, and no real game is affected.
+pub const MAX_CLOCK_MS: i64 = 365 * 24 * 3600 * 1000;
+
 /// Japanese byo-yomi: after the main time, `periods` periods of `period_ms` each. A move
 /// finished within one period costs nothing; overrunning a period uses it up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +59,9 @@ impl TimeBudget {
 
 /// The budget for a fixed time per move: all of it, less the overhead.
 pub fn allocate_movetime(movetime_ms: u64, overhead_ms: u64) -> TimeBudget {
-    let t = movetime_ms.saturating_sub(overhead_ms);
+    let t = movetime_ms
+        .min(MAX_CLOCK_MS as u64)
+        .saturating_sub(overhead_ms);
     TimeBudget {
         optimum_ms: t,
         maximum_ms: t,
@@ -64,7 +72,9 @@ pub fn allocate_movetime(movetime_ms: u64, overhead_ms: u64) -> TimeBudget {
 /// moves the mover will play in a sudden-death game (chess about 40, Go on 19x19 over 100);
 /// it caps `moves_to_go` too, so a long period is not spent as if the game would last it.
 pub fn allocate(clock: &Clock, overhead_ms: u64, moves_left_hint: u32) -> TimeBudget {
-    let overhead = overhead_ms as i64;
+    let clock = &clamped(clock);
+    let overhead = overhead_ms.min(MAX_CLOCK_MS as u64) as i64;
+    let moves_left_hint = moves_left_hint.min(MAX_MOVES);
     let main = clock.remaining_ms - overhead;
 
     if let Some(byo) = clock.byoyomi.filter(|b| b.periods > 0 && b.period_ms > 0) {
@@ -89,6 +99,26 @@ pub fn allocate(clock: &Clock, overhead_ms: u64, moves_left_hint: u32) -> TimeBu
         );
     }
     from_main_time(clock, overhead, moves_left_hint)
+}
+
+/// The longest game horizon the budget plans for, in moves: far more than any game lasts, and
+/// small enough that a horizon of increments cannot overflow.
+const MAX_MOVES: u32 = 10_000;
+
+/// `clock` with every time inside +-[`MAX_CLOCK_MS`] and the moves to go inside
+/// [`MAX_MOVES`]: the one place where a protocol's values are bounded, so that the budget
+/// arithmetic below (sums of a clock, increments times moves, overheads) stays far inside `i64`.
+fn clamped(clock: &Clock) -> Clock {
+    let time = |ms: i64| ms.clamp(-MAX_CLOCK_MS, MAX_CLOCK_MS);
+    Clock {
+        remaining_ms: time(clock.remaining_ms),
+        increment_ms: time(clock.increment_ms),
+        moves_to_go: clock.moves_to_go.map(|m| m.min(MAX_MOVES)),
+        byoyomi: clock.byoyomi.map(|b| ByoYomi {
+            period_ms: time(b.period_ms),
+            periods: b.periods,
+        }),
+    }
 }
 
 /// Sudden death, Fischer increment and N-moves-per-period budgets.
@@ -120,9 +150,10 @@ fn from_main_time(clock: &Clock, overhead: i64, moves_left_hint: u32) -> TimeBud
 }
 
 fn budget(optimum: i64, maximum: i64) -> TimeBudget {
+    // A main clock and a period of a year each could add up to two: a budget is one at most.
     TimeBudget {
-        optimum_ms: optimum.max(0) as u64,
-        maximum_ms: maximum.max(0) as u64,
+        optimum_ms: optimum.clamp(0, MAX_CLOCK_MS) as u64,
+        maximum_ms: maximum.clamp(0, MAX_CLOCK_MS) as u64,
     }
 }
 
@@ -207,6 +238,88 @@ mod tests {
         let b = allocate(&clock, 100, 100);
         assert!(b.maximum_ms < 29_900, "{b:?}");
         assert!(b.optimum_ms >= 15_000, "{b:?}");
+    }
+
+    /// Whatever a protocol hands over (any `i64` clock or increment, any overhead, period or
+    /// moves-to-go), the budget is computed without overflow, the optimum never exceeds the
+    /// maximum, the maximum never exceeds the clock less the overhead (when the clock is the
+    /// limit) nor [`MAX_CLOCK_MS`], and a hopelessly late clock answers at once.
+    #[test]
+    fn extreme_clocks_never_overflow() {
+        let times = [
+            i64::MIN,
+            i64::MIN + 1,
+            -2_000_000_000_000_000_000,
+            -1,
+            0,
+            1,
+            1000,
+            MAX_CLOCK_MS,
+            MAX_CLOCK_MS + 1,
+            1_000_000_000_000_000,
+            2_000_000_000_000_000_000,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        let overheads = [0, 10, 5000, i64::MAX as u64, u64::MAX];
+        let mtgs = [None, Some(0), Some(1), Some(40), Some(u32::MAX)];
+        let byos = [
+            None,
+            Some(ByoYomi {
+                period_ms: i64::MAX,
+                periods: u32::MAX,
+            }),
+            Some(ByoYomi {
+                period_ms: 30_000,
+                periods: 1,
+            }),
+            Some(ByoYomi {
+                period_ms: i64::MIN,
+                periods: 3,
+            }),
+        ];
+        for &remaining_ms in &times {
+            for &increment_ms in &times {
+                for &overhead in &overheads {
+                    for &moves_to_go in &mtgs {
+                        for &byoyomi in &byos {
+                            for hint in [0, 40, u32::MAX] {
+                                let clock = Clock {
+                                    remaining_ms,
+                                    increment_ms,
+                                    moves_to_go,
+                                    byoyomi,
+                                };
+                                let b = allocate(&clock, overhead, hint);
+                                assert!(b.optimum_ms <= b.maximum_ms, "{clock:?} {b:?}");
+                                assert!(b.maximum_ms <= MAX_CLOCK_MS as u64, "{clock:?} {b:?}");
+                                if byoyomi.is_none() {
+                                    let left = (remaining_ms as i128 - overhead as i128).max(0);
+                                    assert!((b.maximum_ms as i128) <= left, "{clock:?} {b:?}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            allocate(&fischer(i64::MIN, i64::MAX), 10, 40),
+            TimeBudget::IMMEDIATE
+        );
+        // A year-long clock is still a clock: the engine thinks, and not for a year.
+        let b = allocate(&fischer(i64::MAX, i64::MAX), 10, 40);
+        assert!(
+            b.optimum_ms > 0 && b.maximum_ms < MAX_CLOCK_MS as u64,
+            "{b:?}"
+        );
+        for movetime in [0, 1, u64::MAX / 2, u64::MAX] {
+            for overhead in [0, 10, u64::MAX] {
+                let b = allocate_movetime(movetime, overhead);
+                assert!(b.maximum_ms <= MAX_CLOCK_MS as u64, "{b:?}");
+                assert_eq!(b.optimum_ms, b.maximum_ms);
+            }
+        }
     }
 
     #[test]

@@ -72,7 +72,7 @@ fn playouts_do_not_allocate() {
 
 #[test]
 fn search_allocations_do_not_grow_with_playouts() {
-    use tetrarch::mcts::{Config, Limits, Mcts};
+    use tetrarch::mcts::{Config, Mcts, PlayoutLimits};
     let root = positions::board(positions::BENCH[1].1);
     let mut mcts: Mcts<tetrarch::games::go::Board> = Mcts::new(Config {
         max_nodes: 400_000,
@@ -80,9 +80,9 @@ fn search_allocations_do_not_grow_with_playouts() {
     });
     let mut count = |playouts: u64| {
         mcts.clear();
-        let limits = Limits {
+        let limits = PlayoutLimits {
             playouts: Some(playouts),
-            ..Limits::default()
+            ..PlayoutLimits::default()
         };
         let (n, snap) =
             allocations_in(|| mcts.search(&root, &limits, &AtomicBool::new(false), &mut |_| {}));

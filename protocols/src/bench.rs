@@ -16,15 +16,14 @@
 //! Tetrarch's own games against Fairy-Stockfish (common openings), and endgames.
 
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use clap::Args;
 use tetrarch::game::{Evaluator, Notation};
 use tetrarch::games::chess::eval::ChessEval;
 use tetrarch::games::xiangqi::XiangqiEval;
+use tetrarch::games::GameKind;
 use tetrarch::limits::Limits;
-use tetrarch::report::{Iteration, Reporter};
 use tetrarch::search::{Engine, Options};
 
 pub const DEFAULT_DEPTH: u32 = 13;
@@ -110,15 +109,6 @@ pub struct BenchArgs {
     hash: u32,
 }
 
-struct Count(Mutex<u64>);
-
-impl<P: Notation> Reporter<P> for Count {
-    fn iteration(&self, info: &Iteration<'_, P>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = info.nodes;
-    }
-    fn best_move(&self, _: &P, _: Option<P::Move>, _: Option<P::Move>) {}
-}
-
 /// Searches every chess bench position to `depth` with `threads` threads and a `hash_mb` table;
 /// returns the total nodes and elapsed milliseconds.
 pub fn bench(
@@ -177,12 +167,9 @@ fn bench_positions<P: Notation, E: Evaluator<P>>(
         let pos = P::from_text(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.new_game();
         engine.set_position(pos, &[]);
-        let count = Arc::new(Count(Mutex::new(0)));
         let searched = Instant::now();
-        engine.go(Limits::depth(depth), count.clone());
-        engine.wait();
+        let nodes = engine.search(Limits::depth(depth)).nodes;
         let ms = searched.elapsed().as_millis();
-        let nodes = *count.0.lock().unwrap_or_else(|e| e.into_inner());
         if verbose {
             eprintln!("position {:>2}: {nodes:>10} nodes {ms:>6} ms  {fen}", i + 1);
         }
@@ -192,18 +179,18 @@ fn bench_positions<P: Notation, E: Evaluator<P>>(
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let (depth, result, count) = match args.game.as_str() {
-        "chess" => {
+    let (depth, result, count) = match GameKind::parse(&args.game) {
+        Ok(GameKind::Chess) => {
             let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
             let result = bench(depth, args.threads.into(), args.hash as usize, true);
             (depth, result, POSITIONS.len())
         }
-        "xiangqi" => {
+        Ok(GameKind::Xiangqi) => {
             let depth = args.depth.unwrap_or(XIANGQI_DEPTH).clamp(1, 64);
             let result = bench_xiangqi(depth, args.threads.into(), args.hash as usize, true);
             (depth, result, XIANGQI_POSITIONS.len())
         }
-        "draughts" => {
+        Ok(GameKind::Draughts) => {
             let depth = args
                 .depth
                 .unwrap_or(crate::hub::bench::DEFAULT_DEPTH)
@@ -211,7 +198,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             let result = crate::hub::bench::bench(depth, true);
             (depth, result, crate::hub::bench::positions())
         }
-        other => {
+        _ => {
+            let other = &args.game;
             eprintln!("tetrarch bench: unknown game '{other}' (try chess, xiangqi or draughts)");
             return ExitCode::FAILURE;
         }

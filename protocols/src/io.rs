@@ -1,16 +1,18 @@
 //! Line I/O shared by every protocol: a stdin reader thread and a flushed line writer.
 //!
-//! Scheme: one reader thread turns the input bytes into lines and sends them on a crossbeam
-//! channel, so a protocol's session loop can `select!` over input lines and search events and
-//! answer `isready`, `ping` or `protocol_version` while a search runs. Bytes that are not UTF-8
-//! are replaced (never a panic); `\r\n` and `\n` both end a line; end of input closes the
-//! channel, which every protocol treats as `quit`. [`Output`] writes whole lines and flushes each
-//! one, from any thread, so lines from the search and the session never interleave mid-line.
+//! Scheme: one reader thread (the shared `tetrarch_wire::frames` reader) turns the input bytes
+//! into lines and sends them on a crossbeam channel, so a protocol's session loop can `select!`
+//! over input lines and search events and answer `isready`, `ping` or `protocol_version` while
+//! a search runs. Bytes that are not UTF-8 are replaced (never a panic); `\r\n` and `\n` both
+//! end a line; end of input closes the channel, which every protocol treats as `quit`.
+//! [`Output`] writes whole lines and flushes each one, from any thread, so lines from the
+//! search and the session never interleave mid-line.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
 use crossbeam::channel::{self, Receiver};
+use tetrarch_wire::frames::{spawn_reader, Frame, Framing};
 
 /// Input lines, in order; the channel closes at end of input.
 pub struct Input {
@@ -26,27 +28,11 @@ impl Input {
     /// Starts a reader thread over any byte source (tests feed transcripts through this).
     pub fn from_reader<R: io::Read + Send + 'static>(reader: R) -> Input {
         let (tx, rx) = channel::unbounded();
-        std::thread::Builder::new()
-            .name("input".into())
-            .spawn(move || {
-                let mut reader = io::BufReader::new(reader);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                                buf.pop();
-                            }
-                            let line = String::from_utf8_lossy(&buf).into_owned();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
-            })
+        let deliver = move |frame, _at| match frame {
+            Frame::Message(line) => tx.send(line).is_ok(),
+            Frame::TooLong => true, // lines have no limit
+        };
+        spawn_reader(reader, Framing::LINES, "input", deliver, || {})
             .expect("spawning the input thread");
         Input { rx }
     }

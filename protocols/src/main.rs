@@ -11,6 +11,7 @@ mod bench;
 mod gtp;
 mod hub;
 mod io;
+mod options;
 mod perft;
 mod spsa;
 mod ucci;

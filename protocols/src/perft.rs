@@ -7,6 +7,7 @@ use std::time::Instant;
 use clap::Args;
 use tetrarch::game::Notation;
 use tetrarch::games::chess::Board as Chess;
+use tetrarch::games::{Draughts, Game, GameKind, Xiangqi};
 
 #[derive(Args)]
 pub struct PerftArgs {
@@ -33,12 +34,20 @@ pub struct PerftArgs {
 }
 
 pub fn run(args: &PerftArgs) -> ExitCode {
-    if args.paths && args.game != "draughts" {
+    let kind = match GameKind::parse(&args.game) {
+        Ok(kind @ (GameKind::Chess | GameKind::Xiangqi | GameKind::Draughts)) => kind,
+        _ => {
+            let other = &args.game;
+            eprintln!("tetrarch perft: unknown game '{other}' (try chess, xiangqi or draughts)");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.paths && kind != GameKind::Draughts {
         eprintln!("tetrarch perft: --paths applies to draughts only");
         return ExitCode::FAILURE;
     }
-    match args.game.as_str() {
-        "chess" => {
+    match kind {
+        GameKind::Chess => {
             let Some(mut pos) = load::<Chess>(args) else {
                 return ExitCode::FAILURE;
             };
@@ -48,13 +57,10 @@ pub fn run(args: &PerftArgs) -> ExitCode {
             // Chess has its own perft (last ply counted by popcount); same counts as the generic one.
             report(args, &mut pos, |p, d| p.perft(d), |p, d| p.divide(d))
         }
-        "draughts" if args.paths => draughts_paths(args),
-        "draughts" => count::<tetrarch::games::draughts::Board>(args),
-        "xiangqi" => count::<tetrarch::games::xiangqi::Board>(args),
-        other => {
-            eprintln!("tetrarch perft: unknown game '{other}' (try chess, xiangqi or draughts)");
-            ExitCode::FAILURE
-        }
+        GameKind::Draughts if args.paths => draughts_paths(args),
+        GameKind::Draughts => count::<<Draughts as Game>::Position>(args),
+        GameKind::Xiangqi => count::<<Xiangqi as Game>::Position>(args),
+        GameKind::Go => unreachable!("refused above"),
     }
 }
 

@@ -12,10 +12,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use tetrarch::game::{Notation, Side};
-use tetrarch::games::chess::eval::ChessEval;
-use tetrarch::games::chess::Board;
-use tetrarch::games::draughts;
-use tetrarch::games::xiangqi::{self, XiangqiEval};
+use tetrarch::games::{Game, GameKind, WithGame};
 use tetrarch::linear::LinearEval;
 
 use crate::datagen::{self, DatagenConfig};
@@ -107,6 +104,8 @@ and result from the first player's view). Resumable: run the same command again 
   -win-score S -win-plies N      adjudicate a win (default 1000, 6)
   -draw-score S -draw-plies N -draw-after PLY   adjudicate a draw (default 10, 12, 80)
   -max-plies N             draw after this many plies (default 400)
+  -soft-nodes N            start no new iteration past N nodes (-nodes stays the hard limit)
+  -format text|bin         text lines, or 32-byte records for the network trainer (chess)
   -quiet                   no progress line
 ";
 
@@ -148,17 +147,30 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
     cfg.draw_after = a.get("draw-after", cfg.draw_after)?;
     cfg.max_plies = a.get("max-plies", cfg.max_plies)?;
     cfg.progress = !a.flag("quiet");
-    a.finish()?;
-    let summary = match game.as_str() {
-        "chess" => datagen::run::<Board, ChessEval>(&cfg, ChessEval::default())?,
-        // Xiangqi plays with the search parameters its UCCI and UCI engines use (the defaults).
-        "xiangqi" => datagen::run::<xiangqi::Board, XiangqiEval>(&cfg, XiangqiEval::default())?,
-        "draughts" => {
-            cfg.params = draughts::SEARCH_PARAMS;
-            datagen::run::<draughts::Board, draughts::Eval>(&cfg, draughts::Eval::default())?
-        }
-        other => return Err(format!("datagen: no evaluation to play '{other}' with yet")),
+    cfg.soft_nodes = a
+        .str("soft-nodes")
+        .map(|v| v.parse())
+        .transpose()
+        .map_err(|_| "-soft-nodes N")?;
+    cfg.binary = match a.str("format").as_deref() {
+        None | Some("text") => false,
+        Some("bin") => true,
+        Some(other) => return Err(format!("-format text|bin, not '{other}'")),
     };
+    a.finish()?;
+    /// Self-play with the game's own search parameters and evaluation.
+    struct Datagen(DatagenConfig);
+    impl WithGame for Datagen {
+        type Output = Result<datagen::DatagenSummary, String>;
+        fn run<G: Game>(mut self) -> Self::Output {
+            self.0.params = G::search_params();
+            datagen::run::<G::Position, G::Eval>(&self.0, G::Eval::default())
+        }
+    }
+    let summary = GameKind::parse(&game)
+        .ok()
+        .and_then(|kind| kind.with_game(Datagen(cfg.clone())))
+        .ok_or_else(|| format!("datagen: no evaluation to play '{game}' with yet"))??;
     println!(
         "datagen: {} games in {} ({} played now: {} positions, +{} ={} -{} for the first player)",
         summary.games,
@@ -246,28 +258,38 @@ pub fn texel_cmd(args: &[String]) -> Result<(), String> {
     };
     a.finish()?;
     let command = format!("tetrarch-tune texel {}", args.join(" "));
-    match game.as_str() {
-        "chess" => {
-            run_texel::<Board, ChessEval>(ChessEval::default(), &files, &split, &cfg, out, &command)
-        }
-        "xiangqi" => run_texel::<xiangqi::Board, XiangqiEval>(
-            XiangqiEval::default(),
-            &files,
-            &split,
-            &cfg,
-            out,
-            &command,
-        ),
-        "draughts" => run_texel::<draughts::Board, draughts::Eval>(
-            draughts::Eval::default(),
-            &files,
-            &split,
-            &cfg,
-            out,
-            &command,
-        ),
-        other => Err(format!("texel: no tunable evaluation for '{other}' yet")),
+    /// The fit of the game's evaluation.
+    struct Texel<'a> {
+        files: &'a [PathBuf],
+        split: &'a Split,
+        cfg: &'a FitConfig,
+        out: Option<PathBuf>,
+        command: &'a str,
     }
+    impl WithGame for Texel<'_> {
+        type Output = Result<(), String>;
+        fn run<G: Game>(self) -> Self::Output {
+            let Texel {
+                files,
+                split,
+                cfg,
+                out,
+                command,
+            } = self;
+            run_texel::<G::Position, G::Eval>(G::Eval::default(), files, split, cfg, out, command)
+        }
+    }
+    let texel = Texel {
+        files: &files,
+        split: &split,
+        cfg: &cfg,
+        out,
+        command: &command,
+    };
+    GameKind::parse(&game)
+        .ok()
+        .and_then(|kind| kind.with_game(texel))
+        .unwrap_or_else(|| Err(format!("texel: no tunable evaluation for '{game}' yet")))
 }
 
 /// How lines are chosen and split.

@@ -31,11 +31,13 @@ use std::time::{Duration, Instant};
 use crossbeam::channel;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tetrarch::game::{Evaluator, Notation, Side, Verdict};
+use tetrarch::game::{Evaluator, Side, Verdict};
 use tetrarch::limits::Limits;
 use tetrarch::score::is_decisive;
 use tetrarch::search::{Engine, Options, Params};
 use tetrarch::selfplay::{self, OpeningRule};
+
+use crate::packed::{Pack, Record};
 
 /// Everything a data-generation run needs.
 #[derive(Clone, Debug)]
@@ -61,6 +63,11 @@ pub struct DatagenConfig {
     pub params: Params,
     /// Print a progress line on stderr.
     pub progress: bool,
+    /// A soft node limit per move: no new iteration once this many nodes are spent (`nodes`
+    /// stays the hard limit). `None`: the fixed `nodes` alone, as before.
+    pub soft_nodes: Option<u64>,
+    /// Write 32-byte records ([`crate::packed`]) instead of text lines.
+    pub binary: bool,
 }
 
 impl DatagenConfig {
@@ -90,14 +97,25 @@ impl DatagenConfig {
             max_plies: 400,
             params: Params::DEFAULT,
             progress: true,
+            soft_nodes: None,
+            binary: false,
         }
     }
 
     /// The settings that decide the games' content: a resume must match them.
     fn signature(&self) -> String {
         let o = &self.opening;
+        // The newer settings are written only when used, so that files of earlier runs
+        // resume under the same signature.
+        let mut extra = String::new();
+        if let Some(soft) = self.soft_nodes {
+            extra.push_str(&format!(" soft={soft}"));
+        }
+        if self.binary {
+            extra.push_str(" format=bin");
+        }
         format!(
-            "game={} seed={} nodes={} hash={} opening={}-{}/{}/{}/{} book={} win={}/{} draw={}/{}/{} max={}",
+            "game={} seed={} nodes={} hash={} opening={}-{}/{}/{}/{} book={} win={}/{} draw={}/{}/{} max={}{extra}",
             self.game,
             self.seed,
             self.nodes,
@@ -146,7 +164,8 @@ pub struct DatagenSummary {
 
 /// One finished game.
 struct GameData {
-    text: String,
+    /// Text lines or packed records, as the file takes them.
+    text: Vec<u8>,
     positions: usize,
     /// From the first player's view: 2 win, 1 draw, 0 loss; `None` when no opening was found.
     result: Option<u8>,
@@ -164,7 +183,7 @@ pub fn game_rng(seed: u64, g: usize) -> SmallRng {
     SmallRng::seed_from_u64(mix(seed ^ mix(g as u64)))
 }
 
-fn play_game<P: Notation, E: Evaluator<P>>(
+fn play_game<P: Pack, E: Evaluator<P>>(
     engine: &mut Engine<P, E>,
     book: &[P],
     cfg: &DatagenConfig,
@@ -178,13 +197,19 @@ fn play_game<P: Notation, E: Evaluator<P>>(
     };
     let Some(mut pos) = selfplay::balanced_opening(engine, &start, &cfg.opening, &mut rng) else {
         return GameData {
-            text: String::new(),
+            text: Vec::new(),
             positions: 0,
             result: None,
         };
     };
     engine.new_game();
     let mut records: Vec<(String, i32)> = Vec::new();
+    let mut packed: Vec<Record> = Vec::new();
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        soft_nodes: cfg.soft_nodes,
+        ..Limits::default()
+    };
     let (mut win_run, mut win_sign, mut draw_run) = (0usize, 0i32, 0usize);
     let mut ply = 0usize;
     // 2 = first player wins, 1 draw, 0 loss.
@@ -200,7 +225,7 @@ fn play_game<P: Notation, E: Evaluator<P>>(
         if ply >= cfg.max_plies {
             break 1;
         }
-        let found = selfplay::search(engine, &pos, Limits::nodes(cfg.nodes));
+        let found = selfplay::search(engine, &pos, limits.clone());
         let Some(best) = found.best else {
             // Cannot happen (the outcome above covers positions without moves); end as drawn.
             break 1;
@@ -217,7 +242,15 @@ fn play_game<P: Notation, E: Evaluator<P>>(
             && !pos.is_noisy(best)
             && !is_decisive(score)
         {
-            records.push((pos.to_text(), score));
+            if cfg.binary {
+                // The result is filled in when the game ends.
+                let Some(r) = pos.pack(score, 1) else {
+                    break 1;
+                };
+                packed.push(r);
+            } else {
+                records.push((pos.to_text(), score));
+            }
         }
         // Adjudication.
         if score.abs() >= cfg.win_score {
@@ -247,13 +280,17 @@ fn play_game<P: Notation, E: Evaluator<P>>(
         ply += 1;
     };
     let label = ["0.0", "0.5", "1.0"][result as usize];
-    let mut text = String::new();
+    let mut text = Vec::new();
     for (fen, score) in &records {
-        text.push_str(&format!("{fen} | {score} | {label}\n"));
+        text.extend_from_slice(format!("{fen} | {score} | {label}\n").as_bytes());
+    }
+    for r in &mut packed {
+        r.0[26] = result;
+        text.extend_from_slice(&r.0);
     }
     GameData {
         text,
-        positions: records.len(),
+        positions: records.len() + packed.len(),
         result: Some(result),
     }
 }
@@ -321,10 +358,16 @@ fn write_progress(cfg: &DatagenConfig, games: usize, bytes: u64) -> Result<(), S
 }
 
 /// Runs (or resumes) a data-generation run with the evaluator `eval`.
-pub fn run<P: Notation, E: Evaluator<P>>(
+pub fn run<P: Pack, E: Evaluator<P>>(
     cfg: &DatagenConfig,
     eval: E,
 ) -> Result<DatagenSummary, String> {
+    if cfg.binary && P::start().pack(0, 1).is_none() {
+        return Err(format!(
+            "the binary format holds chess only, not {}",
+            cfg.game
+        ));
+    }
     let book: Vec<P> = cfg
         .book
         .iter()
@@ -408,10 +451,7 @@ pub fn run<P: Notation, E: Evaluator<P>>(
         pending.insert(g, data);
         while let Some(data) = pending.remove(&written) {
             if failure.is_none() {
-                if let Err(e) = file
-                    .write_all(data.text.as_bytes())
-                    .and_then(|_| file.flush())
-                {
+                if let Err(e) = file.write_all(&data.text).and_then(|_| file.flush()) {
                     failure = Some(format!("writing {}: {e}", cfg.out.display()));
                 }
             }

@@ -7,8 +7,11 @@
 //! with a referee that checks each move with the engine crate's own rules.
 
 pub mod commands;
+pub mod convert;
 pub mod datagen;
 pub mod match_runner;
+pub mod nnue;
+pub mod packed;
 pub mod spsa;
 pub mod stats;
 pub mod texel;

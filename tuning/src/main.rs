@@ -8,9 +8,9 @@
 use std::process::ExitCode;
 
 use tetrarch_tuning::match_runner::{cli, runner};
-use tetrarch_tuning::{commands, spsa};
+use tetrarch_tuning::{commands, convert, nnue, spsa};
 
-const USAGE: &str = "Usage: tetrarch-tune <match|datagen|texel|spsa> [OPTIONS]   \
+const USAGE: &str = "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa> [OPTIONS]   \
                      (tetrarch-tune <tool> -help for the options)";
 
 /// Runs a tool that reports errors as text: exit 2 for usage errors is not told apart here.
@@ -53,6 +53,8 @@ fn main() -> ExitCode {
         }
         Some("datagen") => report("datagen", commands::datagen(&args[1..])),
         Some("texel") => report("texel", commands::texel_cmd(&args[1..])),
+        Some("convert") => report("convert", convert::main(&args[1..])),
+        Some("nnue") => report("nnue", nnue::main(&args[1..])),
         Some("spsa") => report("spsa", spsa::main(&args[1..])),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");

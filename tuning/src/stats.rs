@@ -16,7 +16,7 @@
 //! does, so the first games do not produce infinities. Pentanomial counts merge the two ways of
 //! scoring one point in a pair (win+loss and draw+draw) into one bin.
 //!
-//! The rating method of RULES.md: after a set of games a player's rating changes by
+//! The Chinese Chess Association's rating method: after a set of games a player's rating changes by
 //! `K (W - We)`, where `We` sums the expected scores of the games, each read from the normal
 //! distribution table (`Phi(D / (200 sqrt 2))` rounded to two decimals, which reproduces the
 //! table: 0-3 points 0.50, 100 points 0.64, 200 points 0.76, 400 points 0.92).
@@ -498,7 +498,7 @@ pub fn normal_cdf(z: f64) -> f64 {
     0.5 * (1.0 + erf(z / std::f64::consts::SQRT_2))
 }
 
-/// The rating method of the Chinese Chess Association (RULES.md): expected scores from the
+/// The rating method of the Chinese Chess Association: expected scores from the
 /// normal distribution table, `delta = K (W - We)`.
 pub mod cca {
     use super::normal_cdf;

@@ -145,7 +145,7 @@ fn xiangqi_datagen_and_texel_through_the_binary() {
     assert!(out.contains("positions per second per epoch"), "{out}");
     let src = std::fs::read_to_string(&table).unwrap();
     assert!(
-        src.contains("pub(crate) const TUNED: [(i32, i32); 735] = ["),
+        src.contains("pub(crate) const TUNED: crate::linear::Tuned = &[\n    (\"material\", &["),
         "{src}"
     );
     assert!(

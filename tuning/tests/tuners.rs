@@ -217,7 +217,7 @@ fn draughts_datagen_writes_quiet_positions() {
 /// evaluations back towards the known ones.
 #[test]
 fn texel_repairs_a_damaged_draughts_table() {
-    use tetrarch::games::draughts::weights::{self as dw, Weights as DWeights};
+    use tetrarch::games::draughts::weights::{Weights as DWeights, S as DS};
     use tetrarch::games::draughts::{Board as DBoard, Eval as DEval};
     let truth = DEval::default();
     let k = 0.008;
@@ -241,10 +241,12 @@ fn texel_repairs_a_damaged_draughts_table() {
             result: (1.0 / (1.0 + (-k * white).exp())) as f32,
         });
     }
-    let damaged = DWeights::DEFAULT
-        .with(dw::CENTRE, -40, -40)
-        .with(dw::MOBILITY, -15, -15)
-        .with(dw::SUPPORTED, 25, 25);
+    let damaged = DWeights {
+        centre: DS(-40, -40),
+        mobility: DS(-15, -15),
+        supported: DS(25, 25),
+        ..DWeights::handset()
+    };
     let eval = DEval::new(damaged);
     let held = |i: usize| i.is_multiple_of(10);
     let (train, hold, bad) = extract(&eval, &samples, &held, 2).unwrap();
@@ -319,5 +321,56 @@ fn xiangqi_datagen_feeds_the_tuner() {
     assert!(r.train_after <= r.train_before, "{r:?}");
     assert_eq!(r.weights.len(), start.len());
     eval.with_weights(&r.weights).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn binary_datagen_with_a_soft_limit_is_deterministic_resumable_and_matches_text() {
+    use tetrarch_tuning::packed::{records, RECORD_BYTES};
+    let dir = temp_dir("datagen-bin");
+    let cfg = |out: PathBuf, games: usize, threads: usize, binary: bool| {
+        let mut c = small(out, games, threads);
+        c.soft_nodes = Some(c.nodes / 3);
+        c.binary = binary;
+        c
+    };
+    let whole = dir.join("whole.bin");
+    let a = datagen::run::<Board, ChessEval>(&cfg(whole.clone(), 4, 2, true), ChessEval::default())
+        .unwrap();
+    let bytes = std::fs::read(&whole).unwrap();
+    assert_eq!(bytes.len(), a.positions * RECORD_BYTES);
+    assert!(a.positions > 20, "{a:?}");
+    // The same games in text: the records hold exactly those positions, scores and results.
+    let text_path = dir.join("whole.txt");
+    datagen::run::<Board, ChessEval>(&cfg(text_path.clone(), 4, 1, false), ChessEval::default())
+        .unwrap();
+    let text = std::fs::read_to_string(&text_path).unwrap();
+    let rs: Vec<_> = records(&bytes).collect();
+    assert_eq!(rs.len(), text.lines().count());
+    for (r, line) in rs.iter().zip(text.lines()) {
+        let s = datagen::parse_line(line).unwrap();
+        assert_eq!(r.fen(), s.fen);
+        assert_eq!(r.score(), s.score);
+        assert_eq!(r.result() as f32 / 2.0, s.result);
+    }
+    // Resumed in two runs (with a torn record appended): the same bytes.
+    let parts = dir.join("parts.bin");
+    datagen::run::<Board, ChessEval>(&cfg(parts.clone(), 2, 1, true), ChessEval::default())
+        .unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&parts)
+        .unwrap();
+    std::io::Write::write_all(&mut f, &[7u8; 11]).unwrap();
+    drop(f);
+    datagen::run::<Board, ChessEval>(&cfg(parts.clone(), 4, 2, true), ChessEval::default())
+        .unwrap();
+    assert_eq!(std::fs::read(&parts).unwrap(), bytes);
+    // A text run's progress file does not resume as binary.
+    assert!(datagen::run::<Board, ChessEval>(
+        &cfg(text_path.clone(), 5, 1, true),
+        ChessEval::default()
+    )
+    .is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }

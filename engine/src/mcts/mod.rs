@@ -12,10 +12,13 @@
 //!
 //! Node statistics live in [`tree`]; nodes are about 64 bytes.
 //!
-//! Threads share one [`tree::Tree`] (crossbeam scoped threads). A thread counts its visit on
-//! every node of its path on the way down, before the result is known: that is the virtual
-//! loss, which steers the other threads to other lines. The first thread also keeps time,
-//! decides when to stop, and calls the progress reporter.
+//! Threads share one [`tree::Tree`]. The first search thread is the caller's; the others are
+//! helpers of a [`pool`] that the search keeps from one search to the next, parked in between
+//! (no thread is started per search). A thread counts its visit on every node of its path on
+//! the way down, before the result is known: that is the virtual loss, which steers the other
+//! threads to other lines. The first thread also keeps time, decides when to stop, and calls
+//! the progress reporter. A panic in any search thread ends the search for all of them and is
+//! raised again in the caller once every helper has let go of the tree.
 //!
 //! Time: the caller passes a [`TimeBudget`] (`crate::time`); the search stops at the optimum
 //! when the most visited move is also the best by value, otherwise it goes on, at most to the
@@ -25,9 +28,13 @@
 //!
 //! The tree survives between searches: [`Mcts::advance`] keeps the subtree of a move played.
 
+mod pool;
+#[cfg(test)]
+mod tests;
 pub mod tree;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -76,7 +83,7 @@ impl Default for Config {
 
 /// What to search for.
 #[derive(Clone, Debug, Default)]
-pub struct Limits {
+pub struct PlayoutLimits {
     /// New playouts in this search (all threads together).
     pub playouts: Option<u64>,
     /// Visits of the root, counting those a reused tree brings.
@@ -152,58 +159,94 @@ struct Worker<S: MctsState> {
     first_at: Vec<u32>,
 }
 
-/// The search and its tree.
-pub struct Mcts<S: MctsState> {
-    pub config: Config,
+/// What every search thread reads and writes: the tree and the ownership counts.
+struct Shared {
     tree: Tree,
-    root_key: Option<u64>,
     /// Per cell and side: playouts that ended with the cell owned by that side.
     owner: Vec<AtomicU32>,
     owner_playouts: AtomicU64,
+}
+
+/// The search and its tree.
+pub struct Mcts<S: MctsState> {
+    pub config: Config,
+    /// Shared with the helper threads during a search only; the search owns it alone between
+    /// searches.
+    shared: Arc<Shared>,
+    root_key: Option<u64>,
     searches: u64,
-    _state: std::marker::PhantomData<fn() -> S>,
+    pool: pool::Pool<S>,
+    /// Tests: the search thread of this index panics in its next simulation.
+    #[cfg(test)]
+    pub(crate) panic_in_thread: Option<usize>,
 }
 
 impl<S: MctsState> Mcts<S> {
     pub fn new(config: Config) -> Mcts<S> {
         Mcts {
-            tree: Tree::new(config.max_nodes),
+            shared: Arc::new(Shared::new(config.max_nodes)),
             config,
             root_key: None,
-            owner: Vec::new(),
-            owner_playouts: AtomicU64::new(0),
             searches: 0,
-            _state: std::marker::PhantomData,
+            pool: pool::Pool::default(),
+            #[cfg(test)]
+            panic_in_thread: None,
         }
+    }
+
+    /// The tree and counts, outside a search (no helper holds them then).
+    fn shared_mut(&mut self) -> &mut Shared {
+        Arc::get_mut(&mut self.shared).expect("no search thread holds the tree between searches")
     }
 
     /// Forgets the tree.
     pub fn clear(&mut self) {
-        self.tree.clear();
+        self.shared_mut().tree.clear();
         self.root_key = None;
+    }
+
+    /// After a search panicked: a consistent empty tree again (a node may have been left half
+    /// expanded). A new arena if anything still held the old one.
+    pub fn recover(&mut self) {
+        if Arc::get_mut(&mut self.shared).is_none() {
+            self.shared = Arc::new(Shared::new(self.config.max_nodes));
+        }
+        self.clear();
     }
 
     /// Changes the arena size (clears the tree).
     pub fn set_max_nodes(&mut self, nodes: usize) {
         self.config.max_nodes = nodes;
-        self.tree = Tree::new(nodes);
+        self.shared_mut().tree = Tree::new(nodes);
         self.root_key = None;
     }
 
     /// The tree's nodes in use.
     pub fn tree_size(&self) -> usize {
-        self.tree.len()
+        self.shared.tree.len()
     }
 
     /// Visits of the current root.
     pub fn root_visits(&self) -> u64 {
-        self.tree.root().visits.load(Ordering::Relaxed) as u64
+        self.shared.tree.root().visits.load(Ordering::Relaxed) as u64
+    }
+
+    /// Helper threads alive (parked between searches): the last search's threads but one.
+    pub fn helper_threads(&self) -> usize {
+        self.pool.len()
+    }
+
+    /// Helper threads started so far (each lives on across searches).
+    pub fn helper_threads_started(&self) -> usize {
+        self.pool.started()
     }
 
     /// The move `m` is played from `before`: keep its subtree as the new tree if the tree
     /// belongs to `before`, else start afresh.
     pub fn advance(&mut self, before: &S, m: S::Move) {
-        if self.root_key == Some(before.key()) && self.tree.reroot(before.move_index(m)) {
+        if self.root_key == Some(before.key())
+            && self.shared_mut().tree.reroot(before.move_index(m))
+        {
             let mut after = before.clone();
             after.play(m);
             self.root_key = Some(after.key());
@@ -217,72 +260,96 @@ impl<S: MctsState> Mcts<S> {
     pub fn search(
         &mut self,
         root: &S,
-        limits: &Limits,
+        limits: &PlayoutLimits,
         stop: &AtomicBool,
         report: &mut (dyn FnMut(&Snapshot<S::Move>) + Send),
     ) -> Snapshot<S::Move> {
         let key = root.key();
         if self.root_key != Some(key) {
-            self.tree.clear();
+            self.shared_mut().tree.clear();
             self.root_key = Some(key);
         }
         let cells = root.cells();
-        self.owner = (0..cells * 2).map(|_| AtomicU32::new(0)).collect();
-        self.owner_playouts.store(0, Ordering::Relaxed);
+        let shared = self.shared_mut();
+        shared.owner = (0..cells * 2).map(|_| AtomicU32::new(0)).collect();
+        shared.owner_playouts.store(0, Ordering::Relaxed);
         self.searches += 1;
 
         let start = Instant::now();
-        let playouts = AtomicU64::new(0);
-        let done = AtomicBool::new(false);
         let threads = self.config.threads.max(1);
+        let seed = self.config.seed ^ self.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let progress = Arc::new(pool::Progress::default());
+        if self.pool.len() != threads - 1 {
+            self.pool.resize(threads - 1);
+        }
+        let mut round = RoundGuard {
+            pool: &self.pool,
+            progress: &progress,
+            helpers: 0,
+        };
+        if threads > 1 {
+            let root = Arc::new(root.clone());
+            let root_filter: Option<Arc<[bool]>> = limits.root_filter.as_deref().map(Arc::from);
+            round.helpers = self.pool.start((1..threads).map(|t| pool::Round {
+                shared: self.shared.clone(),
+                root: root.clone(),
+                root_filter: root_filter.clone(),
+                config: self.config.clone(),
+                seed: seed.wrapping_add(t as u64),
+                progress: progress.clone(),
+                #[cfg(test)]
+                panic: self.panic_in_thread == Some(t),
+            }));
+        }
+        // The first thread searches too, and keeps time.
         let this = &*self;
-        let seed = this.config.seed ^ this.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        crossbeam::scope(|scope| {
-            for t in 1..threads {
-                let (playouts, done) = (&playouts, &done);
-                scope.spawn(move |_| {
-                    let mut w = this.worker(root, seed.wrapping_add(t as u64));
-                    while !done.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
-                        this.simulate(&mut w, root, limits);
-                        playouts.fetch_add(1, Ordering::Relaxed);
-                    }
-                });
+        let shared = &*this.shared;
+        let mut w = Worker::new(root, seed);
+        let mut next_check = Instant::now();
+        let mut next_report = limits.report_every.map(|d| start + d);
+        let filter = limits.root_filter.as_deref();
+        loop {
+            if progress.done.load(Ordering::Relaxed) {
+                break;
             }
-            // The first thread searches too, and keeps time.
-            let mut w = this.worker(root, seed);
-            let mut next_check = Instant::now();
-            let mut next_report = limits.report_every.map(|d| start + d);
-            loop {
-                if stop.load(Ordering::Relaxed) {
+            #[cfg(test)]
+            assert!(
+                this.panic_in_thread != Some(0),
+                "a test's panic in the search"
+            );
+            shared.simulate(&this.config, &mut w, root, filter);
+            let n = progress.playouts.fetch_add(1, Ordering::Relaxed) + 1;
+            // One simulation even when stopped at once: it expands the root, so a move cut
+            // short still has the prior's choice.
+            if stop.load(Ordering::Relaxed) || limits.playouts.is_some_and(|l| n >= l) {
+                break;
+            }
+            let now = Instant::now();
+            if now >= next_check {
+                next_check = now + Duration::from_millis(2);
+                if this.should_stop(limits, start, n) {
                     break;
                 }
-                this.simulate(&mut w, root, limits);
-                let n = playouts.fetch_add(1, Ordering::Relaxed) + 1;
-                if limits.playouts.is_some_and(|l| n >= l) {
-                    break;
-                }
-                let now = Instant::now();
-                if now >= next_check {
-                    next_check = now + Duration::from_millis(2);
-                    if this.should_stop(limits, start, n) {
-                        break;
-                    }
-                }
-                if let Some(t) = next_report {
-                    if now >= t {
-                        report(&this.snapshot(root, n, start.elapsed()));
-                        next_report = Some(now + limits.report_every.unwrap());
-                    }
+            }
+            if let Some(t) = next_report {
+                if now >= t {
+                    report(&this.snapshot(root, n, start.elapsed()));
+                    next_report = Some(now + limits.report_every.unwrap());
                 }
             }
-            done.store(true, Ordering::Relaxed);
-        })
-        .expect("a search thread panicked");
+        }
         // Every thread has finished its last simulation: the statistics are complete.
-        self.snapshot(root, playouts.load(Ordering::Relaxed), start.elapsed())
+        assert!(round.finish(), "a search thread panicked");
+        self.snapshot(
+            root,
+            progress.playouts.load(Ordering::Relaxed),
+            start.elapsed(),
+        )
     }
+}
 
-    fn worker(&self, root: &S, seed: u64) -> Worker<S> {
+impl<S: MctsState> Worker<S> {
+    fn new(root: &S, seed: u64) -> Worker<S> {
         Worker {
             state: root.clone(),
             rng: SmallRng::seed_from_u64(seed),
@@ -295,9 +362,51 @@ impl<S: MctsState> Mcts<S> {
             first_at: vec![0; root.move_index_space()],
         }
     }
+}
+
+/// The helpers of one search, from the start of the search to the moment they all let go of
+/// the tree. Dropping it (also while a panic unwinds the first thread) ends the search for the
+/// helpers and waits for them.
+struct RoundGuard<'a, S: MctsState> {
+    pool: &'a pool::Pool<S>,
+    progress: &'a pool::Progress,
+    helpers: usize,
+}
+
+impl<S: MctsState> RoundGuard<'_, S> {
+    /// Ends the helpers' search and waits for them; whether they all ended normally.
+    fn finish(&mut self) -> bool {
+        self.progress.done.store(true, Ordering::Relaxed);
+        let helpers = std::mem::take(&mut self.helpers);
+        helpers == 0 || self.pool.finish(helpers)
+    }
+}
+
+impl<S: MctsState> Drop for RoundGuard<'_, S> {
+    fn drop(&mut self) {
+        if self.helpers > 0 {
+            self.finish();
+        }
+    }
+}
+
+impl Shared {
+    fn new(nodes: usize) -> Shared {
+        Shared {
+            tree: Tree::new(nodes),
+            owner: Vec::new(),
+            owner_playouts: AtomicU64::new(0),
+        }
+    }
 
     /// One simulation: descend, expand, play out, back up.
-    fn simulate(&self, w: &mut Worker<S>, root: &S, limits: &Limits) {
+    fn simulate<S: MctsState>(
+        &self,
+        config: &Config,
+        w: &mut Worker<S>,
+        root: &S,
+        root_filter: Option<&[bool]>,
+    ) {
         let tree = &self.tree;
         w.state.clone_from(root);
         w.path.clear();
@@ -313,7 +422,7 @@ impl<S: MctsState> Mcts<S> {
                     break;
                 }
                 let visits = n.visits.load(Ordering::Relaxed);
-                if node != 0 && visits < self.expand_threshold() {
+                if node != 0 && visits < self.expand_threshold(config) {
                     break;
                 }
                 w.priors.clear();
@@ -330,12 +439,8 @@ impl<S: MctsState> Mcts<S> {
                     break;
                 }
             }
-            let filter = if node == 0 {
-                limits.root_filter.as_deref()
-            } else {
-                None
-            };
-            let Some(child) = self.select(node, filter) else {
+            let filter = if node == 0 { root_filter } else { None };
+            let Some(child) = self.select(config, node, filter) else {
                 break;
             };
             let m = w.state.index_move(tree.node(child).move_index());
@@ -390,7 +495,7 @@ impl<S: MctsState> Mcts<S> {
             w.first_player[mv as usize] = 1 + side.index() as u8;
             w.first_at[mv as usize] = (depth - 1 + i) as u32;
         }
-        let k = self.config.amaf_distance;
+        let k = config.amaf_distance;
         for d in (0..depth).rev() {
             if d + 1 < depth {
                 // The tree move from node d to node d + 1 (recorded only when AMAF-eligible).
@@ -442,8 +547,8 @@ impl<S: MctsState> Mcts<S> {
     /// half full, then rising to 16 times that as it fills, so a long search (analysis,
     /// pondering) keeps growing the tree where it matters instead of stopping dead when full.
     #[inline]
-    fn expand_threshold(&self) -> u32 {
-        let base = self.config.expand_visits.max(1);
+    fn expand_threshold(&self, config: &Config) -> u32 {
+        let base = config.expand_visits.max(1);
         let fill = self.tree.len() as f32 / self.tree.capacity() as f32;
         if fill <= 0.5 {
             base
@@ -453,14 +558,14 @@ impl<S: MctsState> Mcts<S> {
     }
 
     /// The child of `node` with the best RAVE-UCB value.
-    fn select(&self, node: usize, filter: Option<&[bool]>) -> Option<usize> {
+    fn select(&self, config: &Config, node: usize, filter: Option<&[bool]>) -> Option<usize> {
         let tree = &self.tree;
         let parent = tree.node(node);
         let children = parent.children()?;
         let parent_visits = parent.visits.load(Ordering::Relaxed) as f32;
         let log_n = (parent_visits + 1.0).ln();
-        let equiv = self.config.rave_equiv;
-        let explore = self.config.explore;
+        let equiv = config.rave_equiv;
+        let explore = config.explore;
         let mut best = None;
         let mut best_value = f32::NEG_INFINITY;
         let allowed = |mv: usize| filter.is_none_or(|f| f.get(mv).copied().unwrap_or(false));
@@ -479,7 +584,7 @@ impl<S: MctsState> Mcts<S> {
             let mean = if nn > 0.0 { ww / nn } else { 0.5 };
             // With `prior_in_amaf` the prior counts as experience in the AMAF statistics
             // too, so it keeps its weight while AMAF dominates a young node.
-            let (apv, apw) = if self.config.prior_in_amaf {
+            let (apv, apw) = if config.prior_in_amaf {
                 (pv, pv * pw)
             } else {
                 (0.0, 0.0)
@@ -500,10 +605,12 @@ impl<S: MctsState> Mcts<S> {
         }
         best
     }
+}
 
+impl<S: MctsState> Mcts<S> {
     /// Whether the first thread should end the search now.
-    fn should_stop(&self, limits: &Limits, start: Instant, playouts: u64) -> bool {
-        let root = self.tree.root();
+    fn should_stop(&self, limits: &PlayoutLimits, start: Instant, playouts: u64) -> bool {
+        let root = self.shared.tree.root();
         if limits
             .visits
             .is_some_and(|v| root.visits.load(Ordering::Relaxed) as u64 >= v)
@@ -545,13 +652,13 @@ impl<S: MctsState> Mcts<S> {
     /// Visits of the two most visited root moves, and whether the most visited also has the
     /// best mean among moves with a tenth of its visits.
     fn top_two(&self) -> (u64, u64, bool) {
-        let Some(children) = self.tree.root().children() else {
+        let Some(children) = self.shared.tree.root().children() else {
             return (0, 0, true);
         };
         let (mut first, mut second) = (0u64, 0u64);
         let mut first_idx = usize::MAX;
         for c in children.clone() {
-            let v = self.tree.node(c).visits.load(Ordering::Relaxed) as u64;
+            let v = self.shared.tree.node(c).visits.load(Ordering::Relaxed) as u64;
             if v > first {
                 second = first;
                 first = v;
@@ -563,9 +670,9 @@ impl<S: MctsState> Mcts<S> {
         if first_idx == usize::MAX {
             return (0, 0, true);
         }
-        let best_mean = self.tree.node(first_idx).mean().unwrap_or(0.0);
+        let best_mean = self.shared.tree.node(first_idx).mean().unwrap_or(0.0);
         let by_value = children.into_iter().all(|c| {
-            let n = self.tree.node(c);
+            let n = self.shared.tree.node(c);
             let v = n.visits.load(Ordering::Relaxed) as u64;
             c == first_idx || v * 10 < first || n.mean().unwrap_or(0.0) <= best_mean
         });
@@ -574,7 +681,7 @@ impl<S: MctsState> Mcts<S> {
 
     /// The current statistics of the root.
     pub fn snapshot(&self, root: &S, playouts: u64, elapsed: Duration) -> Snapshot<S::Move> {
-        let tree = &self.tree;
+        let tree = &self.shared.tree;
         let mut moves = Vec::new();
         let mut prior_best = None;
         if let Some(children) = tree.root().children() {
@@ -633,8 +740,9 @@ impl<S: MctsState> Mcts<S> {
                     .unwrap_or(std::cmp::Ordering::Equal),
             )
         });
-        let total = self.owner_playouts.load(Ordering::Relaxed).max(1) as f32;
+        let total = self.shared.owner_playouts.load(Ordering::Relaxed).max(1) as f32;
         let ownership = self
+            .shared
             .owner
             .chunks(2)
             .map(|c| {
@@ -642,6 +750,7 @@ impl<S: MctsState> Mcts<S> {
             })
             .collect();
         let neutral = self
+            .shared
             .owner
             .chunks(2)
             .map(|c| {
@@ -666,9 +775,9 @@ impl<S: MctsState> Mcts<S> {
 
     /// The most visited child of `node` with at least one visit.
     fn most_visited(&self, node: usize) -> Option<usize> {
-        let children = self.tree.node(node).children()?;
+        let children = self.shared.tree.node(node).children()?;
         children
-            .filter(|&c| self.tree.node(c).visits.load(Ordering::Relaxed) > 0)
-            .max_by_key(|&c| self.tree.node(c).visits.load(Ordering::Relaxed))
+            .filter(|&c| self.shared.tree.node(c).visits.load(Ordering::Relaxed) > 0)
+            .max_by_key(|&c| self.shared.tree.node(c).visits.load(Ordering::Relaxed))
     }
 }

@@ -107,7 +107,12 @@ impl Control {
         // Node effort: a best move that took nearly all nodes is a settled one.
         let effort_scale = 150 - (effort.min(1000) * 80 / 1000); // 150% .. 70%
         let drop_scale = (100 + drop.clamp(0, 100)) as u64; // up to twice as long
-        let target = b.optimum_ms * stability / 100 * effort_scale / 100 * drop_scale / 100;
+                                                            // Saturating: a budget is public data, and one near u64::MAX must not overflow here.
+        let scale = |ms: u64, percent: u64| ms.saturating_mul(percent) / 100;
+        let target = scale(
+            scale(scale(b.optimum_ms, stability), effort_scale),
+            drop_scale,
+        );
         elapsed >= target.min(b.maximum_ms)
     }
 }
@@ -131,6 +136,26 @@ mod tests {
         let c = Control::new(None, true, false);
         assert!(!c.hard_stop());
         assert!(!c.soft_stop(&Params::DEFAULT, 9, 1000, 0, true));
+    }
+
+    /// A budget of any size (the type is public, so nothing guarantees it came from
+    /// `time::allocate`) is compared without overflow, and a huge one is not due yet.
+    #[test]
+    fn huge_budgets_never_overflow() {
+        for optimum_ms in [u64::MAX / 3, u64::MAX - 1, u64::MAX] {
+            let b = TimeBudget {
+                optimum_ms,
+                maximum_ms: u64::MAX,
+            };
+            let c = Control::new(Some(b), true, false);
+            for stable in [0, 1, 2, 9] {
+                for drop in [i32::MIN, 0, 100, i32::MAX] {
+                    assert!(!c.soft_stop(&Params::DEFAULT, stable, 0, drop, false));
+                    assert!(!c.soft_stop(&Params::DEFAULT, stable, 1000, drop, true));
+                }
+            }
+            assert!(!c.hard_stop());
+        }
     }
 
     #[test]

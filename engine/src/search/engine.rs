@@ -7,8 +7,10 @@
 //! answer `isready` and to call [`stop`](Engine::stop) or [`ponderhit`](Engine::ponderhit).
 //! Every command that needs the engine idle (a new `go`, a thread-count change, a new game)
 //! first ends the running search. Resizing the table builds a new one that the next search
-//! uses, so a running search is never stalled by it. Protocols translate their own commands
-//! into these calls and never see a search internal.
+//! uses, so a running search is never stalled by it. [`search`](Engine::search) is the blocking
+//! form for callers that want only the result: it runs `go` with a reporter of its own and
+//! returns the best move and the last reported line once the search ends. Protocols translate
+//! their own commands into these calls and never see a search internal.
 
 use std::sync::Arc;
 
@@ -59,6 +61,43 @@ impl Default for Options {
     }
 }
 
+/// What a finished search found, as its reports gave it: the answer of [`Engine::search`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found<M> {
+    /// The move to play; `None` when the position has no legal move.
+    pub best: Option<M>,
+    /// The expected reply, when one is known and legal.
+    pub ponder: Option<M>,
+    /// The best line of the last report, whatever its bound (`None` if none was reported).
+    pub line: Option<Line<M>>,
+    /// The score of the last best line reported with an exact bound.
+    pub exact_score: Option<score::Score>,
+    /// Nodes of all threads at the last report.
+    pub nodes: u64,
+}
+
+/// The reporter behind [`Engine::search`]: keeps the last report and the best move.
+struct Collect<M>(std::sync::Mutex<Found<M>>);
+
+impl<P: Position> Reporter<P> for Collect<P::Move> {
+    fn iteration(&self, info: &Iteration<'_, P>) {
+        let mut found = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(line) = info.lines.first() {
+            if line.bound == ScoreBound::Exact {
+                found.exact_score = Some(line.score);
+            }
+            found.line = Some(line.clone());
+        }
+        found.nodes = info.nodes;
+    }
+
+    fn best_move(&self, _root: &P, best: Option<P::Move>, ponder: Option<P::Move>) {
+        let mut found = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        found.best = best;
+        found.ponder = ponder;
+    }
+}
+
 struct Running<P: Position> {
     job: Arc<Job<P>>,
     done: Receiver<()>,
@@ -104,6 +143,11 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         &self.options
     }
 
+    /// The evaluator the searches are given (each thread works on its own clone).
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
     /// The position the next search starts from.
     pub fn position(&self) -> &P {
         &self.position
@@ -120,8 +164,22 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         self.position = pos;
     }
 
-    /// Whether a search is running (its `best_move` not yet reported).
+    /// Whether a search is running, as the protocol sees it: false from the moment its
+    /// `best_move` is reported. A GUI may answer that move at once, while the search threads
+    /// still wind down; if they do, this waits for them (microseconds), so every command that
+    /// needs the engine idle may go ahead. UCI and UCCI alike decide "during a search" by this.
     pub fn is_searching(&mut self) -> bool {
+        if self.running.as_ref().is_some_and(|r| r.job.answered()) {
+            self.wait();
+            return false;
+        }
+        self.is_running()
+    }
+
+    /// Whether a search's threads are still at work, even after its `best_move` is out. A
+    /// `stop` arriving then crossed the answer rather than arrived when idle (UCCI answers
+    /// the latter with `nobestmove`).
+    pub fn is_running(&mut self) -> bool {
         match &self.running {
             Some(r) => match r.done.try_recv() {
                 Ok(()) => {
@@ -195,6 +253,8 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         if mb == self.options.hash_mb {
             return Ok(());
         }
+        // A finished search not yet reaped still holds the old table through its job.
+        self.is_running();
         // Drop the old table first so that both never occupy memory at once when idle.
         self.tt = Arc::new(Table::tiny());
         match Table::try_new(mb) {
@@ -353,16 +413,50 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
         ));
         for i in (0..threads).rev() {
             let job = job.clone();
-            self.pool.run(i, move |w: &mut Worker<P, E>| {
-                let result = w.run(job.clone());
-                if i == 0 {
-                    job.finish(w, result);
-                } else {
-                    let _ = job.results_tx.send(result);
-                }
-            });
+            self.pool
+                .run(i, move |w: &mut Worker<P, E>| job.run_thread(i == 0, w));
         }
         self.running = Some(Running { job, done: done_rx });
+    }
+}
+
+impl<P: Position, E: Evaluator<P>> Engine<P, E> {
+    /// Searches the current position and returns once the search is over, with what it found:
+    /// for callers that only want the result (bench, self-play, DXP), not the reports.
+    pub fn search(&mut self, limits: Limits<P::Move>) -> Found<P::Move> {
+        self.search_until(limits, &channel::never::<()>())
+    }
+
+    /// As [`search`](Engine::search), but the search ends early (and its best move so far is
+    /// returned) as soon as `cancel` delivers a message or disconnects: a protocol passes the
+    /// receiver that tells it its peer went away.
+    pub fn search_until<T>(
+        &mut self,
+        limits: Limits<P::Move>,
+        cancel: &Receiver<T>,
+    ) -> Found<P::Move> {
+        let collect = Arc::new(Collect(std::sync::Mutex::new(Found {
+            best: None,
+            ponder: None,
+            line: None,
+            exact_score: None,
+            nodes: 0,
+        })));
+        self.go(limits, collect.clone());
+        let finished = match &self.running {
+            Some(r) => channel::select! {
+                recv(r.done) -> _ => true,
+                recv(cancel) -> _ => false,
+            },
+            None => true,
+        };
+        if finished {
+            self.running = None;
+        } else {
+            self.stop_and_wait();
+        }
+        let found = collect.0.lock().unwrap_or_else(|e| e.into_inner());
+        found.clone()
     }
 }
 

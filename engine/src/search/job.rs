@@ -8,9 +8,11 @@
 //! the final report and the one `best_move` event, and only then signals the facade that the
 //! search is over. Iteration reports are rate-limited: once iterations come faster than one per
 //! 20 ms beyond depth 12 only some are sent, but the last completed one always precedes the
-//! best move.
+//! best move. A panic in any thread is contained (`Job::run_thread`): the search still ends
+//! with one legal best move and the facade's signal, so a protocol can always stop and quit.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -47,9 +49,15 @@ pub struct Job<P: Position> {
     pub results_tx: Sender<ThreadResult<P::Move>>,
     pub results_rx: Receiver<ThreadResult<P::Move>>,
     pub done_tx: Sender<()>,
+    /// Set just before the best move is reported: from then on the search is over for the
+    /// protocol, which may read the move and answer it before `done_tx` is sent. Also keeps
+    /// `fail` from announcing a second move.
+    answered: AtomicBool,
     /// Milliseconds (since the start) of the last iteration report, and its depth.
     last_report: AtomicU64,
     reported_depth: AtomicU64,
+    /// Helper results taken from `results_rx` so far (so that `fail` takes only the rest).
+    collected: AtomicUsize,
     pub rng: Mutex<Option<SmallRng>>,
 }
 
@@ -90,10 +98,17 @@ impl<P: Position> Job<P> {
             results_tx,
             results_rx,
             done_tx,
+            answered: AtomicBool::new(false),
             last_report: AtomicU64::new(0),
             reported_depth: AtomicU64::new(0),
+            collected: AtomicUsize::new(0),
             rng: Mutex::new(rng),
         }
+    }
+
+    /// Whether the best move has been (or is being) reported.
+    pub fn answered(&self) -> bool {
+        self.answered.load(Ordering::Acquire)
     }
 
     fn iteration_info(&self, depth: u32, lines: Vec<Line<P::Move>>) -> Iteration<'_, P> {
@@ -132,15 +147,76 @@ impl<P: Position> Job<P> {
         }
     }
 
-    /// The main thread's end of the search: wait if the protocol says so, collect the helpers,
-    /// choose and announce the move.
-    pub fn finish<E: Evaluator<P>>(&self, main: &mut Worker<P, E>, mine: ThreadResult<P::Move>) {
+    /// One thread's part of the search, with a panic contained: a helper that panics still
+    /// sends a result (an empty one), so that the main thread's collection cannot wait for
+    /// ever; a main thread that panics, in its search or while choosing and reporting the
+    /// move, ends the search through [`Job::fail`], which still announces a legal move exactly
+    /// once and signals the facade. Either way the thread itself lives on for the next search
+    /// (`Worker::run` resets all per-search state), and the protocol can still stop and quit.
+    pub fn run_thread<E: Evaluator<P>>(self: &Arc<Self>, main: bool, w: &mut Worker<P, E>) {
+        let searched = panic::catch_unwind(AssertUnwindSafe(|| w.run(self.clone())));
+        if !main {
+            let result = searched.unwrap_or_else(|_| ThreadResult {
+                id: w.id,
+                depth: 0,
+                root_moves: Vec::new(),
+                best: None,
+            });
+            let _ = self.results_tx.send(result);
+            return;
+        }
+        let finished = match searched {
+            Ok(result) => panic::catch_unwind(AssertUnwindSafe(|| self.finish(w, result))).is_ok(),
+            Err(_) => false,
+        };
+        if !finished {
+            self.fail();
+        }
+    }
+
+    /// The end of a search whose main thread panicked: as `finish`, wait if the protocol
+    /// says so and collect the helpers not yet collected, then play the helpers' choice if
+    /// one completed an iteration, else the first root move. The move is announced unless
+    /// `finish` already did, and the facade is signalled in any case.
+    fn fail(&self) {
+        self.await_end();
+        let mut results = Vec::new();
+        while self.collected.load(Ordering::Relaxed) + 1 < self.threads {
+            self.collected.fetch_add(1, Ordering::Relaxed);
+            if let Ok(r) = self.results_rx.recv() {
+                results.push(r);
+            }
+        }
+        if !self.answered.swap(true, Ordering::AcqRel) {
+            let chosen = vote(&results);
+            let best = results
+                .get(chosen)
+                .and_then(|r| r.best.as_ref())
+                .map(|rm| rm.mv)
+                .or_else(|| self.root_moves.first().copied());
+            let _ = panic::catch_unwind(AssertUnwindSafe(|| {
+                self.reporter.best_move(&self.root, best, None)
+            }));
+        }
+        let _ = self.done_tx.send(());
+    }
+
+    /// Holds the search open while the protocol forbids ending it on its own (pondering, or
+    /// an infinite search), then raises the stop flag for every thread.
+    fn await_end(&self) {
         while !self.signals.stopped() && (self.control.pondering() || self.limits.infinite) {
             std::thread::sleep(Duration::from_millis(1));
         }
         self.signals.stop();
+    }
+
+    /// The main thread's end of the search: wait if the protocol says so, collect the helpers,
+    /// choose and announce the move.
+    pub fn finish<E: Evaluator<P>>(&self, main: &mut Worker<P, E>, mine: ThreadResult<P::Move>) {
+        self.await_end();
         let mut results = vec![mine];
-        for _ in 1..self.threads {
+        while self.collected.load(Ordering::Relaxed) + 1 < self.threads {
+            self.collected.fetch_add(1, Ordering::Relaxed);
             if let Ok(r) = self.results_rx.recv() {
                 results.push(r);
             }
@@ -194,6 +270,7 @@ impl<P: Position> Job<P> {
         } else {
             self.ponder_from_table(best)
         };
+        self.answered.store(true, Ordering::Release);
         self.reporter.best_move(&self.root, Some(best), ponder);
         let _ = self.done_tx.send(());
     }

@@ -22,6 +22,6 @@ mod testgame;
 #[cfg(test)]
 mod tests;
 
-pub use engine::{legal_moves, Engine, Options};
+pub use engine::{legal_moves, Engine, Found, Options};
 pub use params::Params;
 pub use skill::Skill;

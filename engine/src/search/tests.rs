@@ -236,6 +236,52 @@ fn stop_ends_an_infinite_search_with_one_best_move() {
     assert!(!e.is_searching());
 }
 
+/// Announces the best move, then lingers, as a search's last moments after its `bestmove` is
+/// written do (on a loaded machine, for milliseconds).
+struct SlowAnnouncer {
+    best: Sender<BestMove>,
+}
+
+impl<P: Position<Move = u8>> Reporter<P> for SlowAnnouncer {
+    fn iteration(&self, _info: &Iteration<'_, P>) {}
+    fn best_move(&self, _root: &P, best: Option<u8>, ponder: Option<u8>) {
+        self.best.send((best, ponder)).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_search_is_over_once_its_best_move_is_out() {
+    // The caller reads the move and at once asks whether the engine is idle: it must be, or
+    // a GUI's next setoption or position is refused as arriving "during a search".
+    let mut e = engine_with(C4::empty(), 1);
+    let (tx, rx) = channel::unbounded();
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    e.go(limits, Arc::new(SlowAnnouncer { best: tx }));
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("a best move");
+    assert!(!e.is_searching());
+    assert!(!e.is_running(), "is_searching waited for the threads");
+    // A stop that crosses the answer finds a search still running, not an idle engine.
+    let (tx, rx) = channel::unbounded();
+    e.go(
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        Arc::new(SlowAnnouncer { best: tx }),
+    );
+    e.stop();
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("a best move");
+    assert!(e.is_running());
+    e.wait();
+    assert!(!e.is_running() && !e.is_searching());
+}
+
 #[test]
 fn ponder_waits_for_ponderhit_then_keeps_to_the_clock() {
     // A nearly decided position: the search runs out of depth quickly, and must still wait.
@@ -400,4 +446,98 @@ fn weakened_play_varies_but_stays_legal() {
         chosen.len() >= 2,
         "a weak level varies its moves: {chosen:?}"
     );
+}
+
+/// An evaluator that panics, while armed, on the search thread of the given name.
+#[derive(Clone)]
+struct Faulty {
+    armed: Arc<std::sync::atomic::AtomicBool>,
+    thread: &'static str,
+}
+
+impl crate::game::Evaluator<C4> for Faulty {
+    fn evaluate(&mut self, pos: &C4) -> i32 {
+        if self.armed.load(std::sync::atomic::Ordering::Relaxed)
+            && std::thread::current().name() == Some(self.thread)
+        {
+            panic!("injected evaluator fault on {}", self.thread);
+        }
+        crate::game::Evaluator::evaluate(&mut Connect4Eval, pos)
+    }
+}
+
+/// A reporter that panics on every iteration report.
+struct PanickyReporter(Sender<BestMove>);
+
+impl Reporter<C4> for PanickyReporter {
+    fn iteration(&self, _info: &Iteration<'_, C4>) {
+        panic!("injected reporter fault");
+    }
+    fn best_move(&self, _root: &C4, best: Option<u8>, ponder: Option<u8>) {
+        self.0.send((best, ponder)).unwrap();
+    }
+}
+
+/// A search thread that panics (in the main thread or a helper, in the search or while
+/// reporting) still ends the search with exactly one legal best move, the engine searches
+/// again afterwards, and dropping it does not hang.
+#[test]
+fn a_panicking_search_thread_still_answers_and_the_engine_lives_on() {
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for (thread, threads, panicky_reporter) in [
+            ("search-0", 1, false),
+            ("search-0", 2, false),
+            ("search-1", 2, false),
+            ("none", 1, true),
+            ("none", 2, true),
+        ] {
+            let armed = Arc::new(std::sync::atomic::AtomicBool::new(true));
+            let eval = Faulty {
+                armed: armed.clone(),
+                thread,
+            };
+            let mut e = Engine::with_options(
+                C4::from_moves("44"),
+                eval,
+                Options {
+                    threads,
+                    hash_mb: 1,
+                    ..Options::default()
+                },
+            );
+            let case = format!("{thread} of {threads}, reporter panics: {panicky_reporter}");
+            for _ in 0..2 {
+                let (tx, rx) = channel::unbounded();
+                let reporter: Arc<dyn Reporter<C4>> = if panicky_reporter {
+                    Arc::new(PanickyReporter(tx))
+                } else {
+                    Arc::new(Collector {
+                        infos: Mutex::new(Vec::new()),
+                        best: tx,
+                    })
+                };
+                e.go(Limits::depth(10), reporter);
+                let (best, _) = rx
+                    .recv_timeout(Duration::from_secs(30))
+                    .unwrap_or_else(|_| panic!("{case}: no best move"));
+                assert!(best.is_some_and(|m| m < 7), "{case}: {best:?}");
+                e.wait();
+                assert!(!e.is_searching(), "{case}");
+                assert!(rx.try_recv().is_err(), "{case}: exactly one best move");
+            }
+            armed.store(false, std::sync::atomic::Ordering::Relaxed);
+            let (c, rx) = collector();
+            e.go(Limits::depth(4), c);
+            let (best, _) = rx
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("{case}: no best move after the fault"));
+            assert!(best.is_some_and(|m| m < 7), "{case}: {best:?}");
+            drop(e);
+        }
+        let _ = done_tx.send(());
+    });
+    done_rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("every faulty search ends and the engine drops");
 }

@@ -315,6 +315,13 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             {
                 break;
             }
+            if job
+                .limits
+                .soft_nodes
+                .is_some_and(|soft| job.signals.total_nodes() >= soft)
+            {
+                break;
+            }
             let total = self.nodes.max(1);
             let effort = best.nodes * 1000 / total;
             let reference = if score_history.len() >= 4 {
@@ -426,6 +433,32 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
 
     fn evaluate(&mut self) -> Score {
         self.eval.evaluate(&self.pos).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    // Every move the search plays on `self.pos` goes through these four, so an evaluator that
+    // follows the line (NNUE's accumulator stack) hears of each make and unmake.
+    #[inline(always)]
+    fn make(&mut self, m: P::Move) -> P::Undo {
+        self.eval.on_make(&self.pos, m);
+        self.pos.make(m)
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self, m: P::Move, undo: P::Undo) {
+        self.pos.unmake(m, undo);
+        self.eval.on_unmake();
+    }
+
+    #[inline(always)]
+    fn make_null(&mut self) -> P::Undo {
+        self.eval.on_make_null(&self.pos);
+        self.pos.make_null()
+    }
+
+    #[inline(always)]
+    fn unmake_null(&mut self, undo: P::Undo) {
+        self.pos.unmake_null(undo);
+        self.eval.on_unmake();
     }
 
     /// A raw static evaluation corrected by the correction history of the position's structure.
@@ -624,9 +657,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 .min(depth);
                 self.stack[ply].mv = None;
                 self.stack[ply].cont = None;
-                let undo = self.pos.make_null();
+                let undo = self.make_null();
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, false);
-                self.pos.unmake_null(undo);
+                self.unmake_null(undo);
                 if self.stopped {
                     return 0;
                 }
@@ -661,7 +694,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     }
                     self.stack[ply].mv = Some(m);
                     self.stack[ply].cont = Some(self.pos.move_index(m));
-                    let undo = self.pos.make(m);
+                    let undo = self.make(m);
                     let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, false);
                     if v >= pc_beta {
                         v = -self.search::<false>(
@@ -672,7 +705,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                             !cut_node,
                         );
                     }
-                    self.pos.unmake(m, undo);
+                    self.unmake(m, undo);
                     if self.stopped {
                         return 0;
                     }
@@ -831,7 +864,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 self.pv[ply + 1].clear();
             }
             let nodes_before = self.nodes;
-            let undo = self.pos.make(m);
+            let undo = self.make(m);
             if (gives_check || single_reply) && ext == 0 && ply < 2 * self.root_depth as usize {
                 ext = 1;
             }
@@ -888,7 +921,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             if PV && (move_count == 1 || (v > alpha && (root || v < beta))) {
                 v = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
             }
-            self.pos.unmake(m, undo);
+            self.unmake(m, undo);
             if self.stopped {
                 return 0;
             }
@@ -1171,9 +1204,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(self.pos.move_index(m));
-            let undo = self.pos.make(m);
+            let undo = self.make(m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, threat);
-            self.pos.unmake(m, undo);
+            self.unmake(m, undo);
             if self.stopped {
                 return 0;
             }
@@ -1204,9 +1237,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 }
                 self.stack[ply].mv = Some(m);
                 self.stack[ply].cont = Some(self.pos.move_index(m));
-                let undo = self.pos.make(m);
+                let undo = self.make(m);
                 let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
-                self.pos.unmake(m, undo);
+                self.unmake(m, undo);
                 if self.stopped {
                     return 0;
                 }

@@ -4,28 +4,31 @@
 //! Scheme: a session reads lines from the input channel, preprocesses them as GNU Go does
 //! (control characters dropped, tabs to spaces, `#` comments cut, empty lines ignored), splits
 //! an optional numeric id, and dispatches on the command name through one table. Answers are
-//! `=[id] result` or `?[id] message`, each closed by an empty line. The engine (rules, search,
-//! clocks) is [`GoEngine`]; this module only parses and formats.
+//! `=[id] result` or `?[id] message`, each closed by an empty line. The player (rules, search,
+//! clocks, and the search thread) is [`GoBot`]; this module only parses and formats, and starts
+//! no thread.
 //!
-//! `genmove` and `*genmove_analyze` search in the session thread (input queues meanwhile).
-//! Analysis (`lz-analyze`, `kata-analyze`, `analyze`) and pondering lend the engine to a
-//! background thread that searches until the next input line arrives, any line at all: the
-//! session then stops it, takes the engine back, closes the analysis response with its empty
-//! line, and handles the line.
+//! `genmove` and `*genmove_analyze` ask the bot for a move and wait for it while watching the
+//! input: lines that arrive meanwhile queue, and the end of input stops the search at once (the
+//! move is still answered, from what the search found; queued commands are answered too, and
+//! any search they ask for stops at once). Analysis (`lz-analyze`, `kata-analyze`, `analyze`)
+//! and pondering run on the bot's thread until the next input line arrives, any line at all:
+//! the session then stops the search, closes the analysis response with its empty line, and
+//! handles the line.
 
 mod format;
+mod options;
 #[cfg(test)]
 mod tests;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::collections::VecDeque;
 use std::time::Duration;
 
+use crossbeam::channel;
 use tetrarch::game::Side;
 use tetrarch::games::go::{
-    AnalysisRequest, Decision, GoEngine, Illegal, Record, Settings, Status, TimeControl, MAX_SIZE,
-    MIN_SIZE,
+    AnalysisRequest, Decision, Ended, GoBot, GoEngine, Illegal, MoveRequest, OnProgress, Record,
+    SearchFailed, Settings, Status, TimeControl, MAX_SIZE, MIN_SIZE,
 };
 
 use crate::io::{Input, Output};
@@ -139,19 +142,30 @@ fn preprocess(line: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
-/// Splits a preprocessed line into its id and the words of the command.
-fn split_id(line: &str) -> (Option<u64>, Vec<&str>) {
+/// Splits a preprocessed line into its id and the words of the command. The spec's id is a
+/// run of digits of any length: it is kept as text (leading zeros dropped, as GNU Go's integer
+/// drops them), so every id is echoed, however large.
+fn split_id(line: &str) -> (Option<String>, Vec<&str>) {
     let mut words: Vec<&str> = line.split(' ').filter(|w| !w.is_empty()).collect();
     let id = match words.first() {
         Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => {
-            let id = w.parse().ok();
+            let digits = w.trim_start_matches('0');
+            let id = if digits.is_empty() { "0" } else { digits };
+            let id = id.to_string();
             words.remove(0);
-            // An id too large for u64 is still an id; answer without echoing it.
-            id.or(Some(u64::MAX))
+            Some(id)
         }
         _ => None,
     };
     (id, words)
+}
+
+/// The start of a response: the marker (`=` or `?`), then the id if the command had one.
+fn head(marker: char, id: Option<&str>) -> String {
+    match id {
+        Some(i) => format!("{marker}{i}"),
+        None => marker.to_string(),
+    }
 }
 
 /// Whether a first input line is a GTP command (optionally behind a numeric id).
@@ -172,23 +186,18 @@ pub fn run(input: Input, out: Output, first: Option<String>) {
 pub fn run_with(input: Input, out: Output, first: Option<String>, args: &GtpArgs) {
     let mut s = Session {
         out,
-        engine: Some(GoEngine::new(args.settings())),
+        input,
+        queued: first.into_iter().collect(),
+        input_closed: false,
+        bot: GoBot::new(args.settings()),
+        analysis_open: false,
         verbose: !args.quiet,
-        job: None,
         quit: false,
         ponder_next: false,
     };
-    let mut pending = first;
-    loop {
-        let line = match pending.take() {
-            Some(l) => l,
-            None => match input.recv() {
-                Some(l) => l,
-                None => break,
-            },
-        };
+    while let Some(line) = s.next_line() {
         // Any input line ends a running analysis or ponder, even an empty one.
-        s.finish_job();
+        s.end_search();
         if let Some(l) = preprocess(&line) {
             s.command(&l);
         }
@@ -197,22 +206,19 @@ pub fn run_with(input: Input, out: Output, first: Option<String>, args: &GtpArgs
         }
         s.maybe_ponder();
     }
-    s.finish_job();
-}
-
-/// A search running in the background.
-struct Job {
-    stop: Arc<AtomicBool>,
-    handle: JoinHandle<GoEngine>,
-    /// Whether the response is an analysis stream that still needs its closing empty line.
-    analysis: bool,
+    s.end_search();
 }
 
 struct Session {
     out: Output,
-    /// The engine; `None` only while a job holds it.
-    engine: Option<GoEngine>,
-    job: Option<Job>,
+    input: Input,
+    /// Lines read while a `genmove` searched, to handle next, in order.
+    queued: VecDeque<String>,
+    /// The input has ended (the controller is gone): searches stop at once.
+    input_closed: bool,
+    bot: GoBot,
+    /// An analysis response is streaming and still needs its closing empty line.
+    analysis_open: bool,
     quit: bool,
     /// Set when we just moved: the opponent's time starts, pondering may begin.
     ponder_next: bool,
@@ -227,66 +233,79 @@ fn syntax() -> Reply {
 }
 
 impl Session {
+    /// The engine, once any search has stopped.
     fn engine(&mut self) -> &mut GoEngine {
-        self.engine.as_mut().expect("engine present outside jobs")
+        self.bot.engine()
     }
 
-    /// Stops a background search and takes the engine back.
-    fn finish_job(&mut self) {
-        if let Some(job) = self.job.take() {
-            job.stop.store(true, Ordering::Relaxed);
-            match job.handle.join() {
-                Ok(engine) => self.engine = Some(engine),
-                Err(_) => {
-                    // The search thread panicked: keep serving with a fresh engine rather than
-                    // dying (the game is lost; say so on stderr).
-                    eprintln!("tetrarch: the search thread failed; the game was reset");
-                    self.engine = Some(GoEngine::default());
-                }
-            }
-            if job.analysis {
-                self.out.line("");
-            }
+    /// The next line to handle: a queued one, else one from the input; `None` at the end.
+    fn next_line(&mut self) -> Option<String> {
+        if let Some(l) = self.queued.pop_front() {
+            return Some(l);
+        }
+        if self.input_closed {
+            return None;
+        }
+        let line = self.input.recv();
+        self.input_closed = line.is_none();
+        line
+    }
+
+    /// Stops an analysis or ponder, if one runs, and closes an analysis response.
+    fn end_search(&mut self) {
+        if self.bot.stop_and_wait() == Some(Ended::Failed) {
+            eprintln!("tetrarch: the search failed; the game goes on");
+        }
+        if std::mem::take(&mut self.analysis_open) {
+            self.out.line("");
         }
     }
 
     /// Starts pondering after our move, when enabled and the game goes on.
     fn maybe_ponder(&mut self) {
-        if !std::mem::take(&mut self.ponder_next) || self.job.is_some() {
+        if !std::mem::take(&mut self.ponder_next) || self.input_closed {
             return;
         }
-        let Some(engine) = self.engine.as_ref() else {
-            return;
-        };
-        if !engine.settings.ponder || engine.board().passes() >= 2 {
-            return;
+        let engine = self.engine();
+        if engine.settings.ponder && engine.board().passes() < 2 {
+            self.bot.ponder();
         }
-        let mut engine = self.engine.take().unwrap();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let handle = std::thread::Builder::new()
-            .name("ponder".into())
-            .spawn(move || {
-                engine.ponder(&flag);
-                engine
-            })
-            .expect("spawning the ponder thread");
-        self.job = Some(Job {
-            stop,
-            handle,
-            analysis: false,
-        });
     }
 
-    fn respond(&self, id: Option<u64>, reply: Reply) {
+    /// Asks the bot for a move and waits for it, queueing the lines that arrive meanwhile; the
+    /// end of input stops the search at once.
+    fn think(
+        &mut self,
+        request: MoveRequest,
+        progress: OnProgress,
+    ) -> Result<Decision, SearchFailed> {
+        let (tx, rx) = channel::bounded(1);
+        self.bot.genmove_async(
+            request,
+            progress,
+            Box::new(move |d| {
+                let _ = tx.send(d);
+            }),
+        );
+        while !self.input_closed {
+            channel::select! {
+                recv(rx) -> d => return d.unwrap_or(Err(SearchFailed)),
+                recv(self.input.receiver()) -> line => match line {
+                    Ok(l) => self.queued.push_back(l),
+                    Err(_) => self.input_closed = true,
+                },
+            }
+        }
+        self.bot.stop();
+        rx.recv().unwrap_or(Err(SearchFailed))
+    }
+
+    fn respond(&self, id: Option<&str>, reply: Reply) {
         let (marker, text) = match reply {
             Ok(t) => ('=', t),
             Err(t) => ('?', t),
         };
-        let head = match id {
-            Some(i) if i != u64::MAX => format!("{marker}{i}"),
-            _ => marker.to_string(),
-        };
+        let head = head(marker, id);
         // A blank line inside a response would end it early: never send one. (An empty first
         // line is fine: it follows the marker, as in GNU Go's `showboard`.)
         let body: Vec<&str> = text
@@ -300,6 +319,7 @@ impl Session {
 
     fn command(&mut self, line: &str) {
         let (id, words) = split_id(line);
+        let id = id.as_deref();
         let Some((&name, args)) = words.split_first() else {
             self.respond(id, syntax());
             return;
@@ -426,9 +446,16 @@ impl Session {
         let Some(side) = parse_colour(colour) else {
             return Err("invalid color".into());
         };
-        let d = self
-            .engine()
-            .genmove(side, commit, cleanup, None, &mut |_, _| {});
+        let request = MoveRequest {
+            side,
+            commit,
+            cleanup,
+            interval: None,
+        };
+        let d = self.think(request, Box::new(|_, _| {})).map_err(|e| {
+            eprintln!("tetrarch: {e}; the game goes on");
+            e.to_string()
+        })?;
         self.ponder_next = commit && d != Decision::Resign;
         self.summary();
         Ok(self.decision_text(d))
@@ -685,135 +712,77 @@ impl Session {
         let [name, value] = args else {
             return syntax();
         };
-        let bad = || Err::<String, String>(format!("bad value for {name}"));
-        let s = &mut self.engine().settings;
-        match *name {
-            "threads" => match value.parse::<usize>() {
-                Ok(t) if (1..=256).contains(&t) => s.threads = t,
-                _ => return bad(),
-            },
-            "playouts" => match value.parse::<u64>() {
-                Ok(p) => s.max_playouts = (p > 0).then_some(p),
-                _ => return bad(),
-            },
-            "movetime" => match value.parse::<u64>() {
-                Ok(m) => s.movetime_ms = m,
-                _ => return bad(),
-            },
-            "ponder" => match *value {
-                "true" | "on" | "1" => s.ponder = true,
-                "false" | "off" | "0" => s.ponder = false,
-                _ => return bad(),
-            },
-            "resign" => match value.parse::<f32>() {
-                Ok(r) if (0.0..=1.0).contains(&r) => s.resign_threshold = r,
-                _ => return bad(),
-            },
-            "max_nodes" => match value.parse::<usize>() {
-                Ok(n) if (1000..=1 << 28).contains(&n) => s.max_nodes = n,
-                _ => return bad(),
-            },
-            "seed" => match value.parse::<u64>() {
-                Ok(v) => s.seed = v,
-                _ => return bad(),
-            },
-            "overhead" => match value.parse::<u64>() {
-                Ok(v) if v <= 60_000 => s.overhead_ms = v,
-                _ => return bad(),
-            },
-            // Search parameters, for tuning.
-            "expand_visits" => match value.parse::<u32>() {
-                Ok(v) if (1..=10_000).contains(&v) => s.expand_visits = Some(v),
-                _ => return bad(),
-            },
-            "rave_equiv" | "explore" | "amaf_distance" | "prior_in_amaf" => {
-                let Ok(v) = value.parse::<f32>() else {
-                    return bad();
-                };
-                if !v.is_finite() || v < 0.0 {
-                    return bad();
-                }
-                let c = self.engine().search_config();
-                match *name {
-                    "rave_equiv" => c.rave_equiv = v.max(1.0),
-                    "explore" => c.explore = v,
-                    "amaf_distance" => c.amaf_distance = v,
-                    _ => c.prior_in_amaf = v != 0.0,
-                }
-                return Ok(String::new());
-            }
-            _ => return Err(format!("unknown option {name}")),
+        let table = options::table();
+        match crate::options::set(&table, self.engine(), name, Some(value), &options::DIALECT) {
+            Some(Ok(crate::options::Effect::Stored)) => {}
+            Some(Ok(_)) => self.engine().apply_settings(),
+            Some(Err(e)) => return Err(e),
+            None => return Err(format!("unknown option {name}")),
         }
-        self.engine().apply_settings();
         Ok(String::new())
     }
 
     // -----------------------------------------------------------------------------------------
     // Analysis
 
-    fn analyze(&mut self, id: Option<u64>, args: &[&str], dialect: Dialect) {
+    fn analyze(&mut self, id: Option<&str>, args: &[&str], dialect: Dialect) {
         let to_move = self.engine().board().to_move();
         let params = match format::parse_analysis_args(args, to_move, self.engine().board()) {
             Ok(p) => p,
             Err(e) => return self.respond(id, Err(e)),
         };
-        let head = match id {
-            Some(i) if i != u64::MAX => format!("={i}"),
-            _ => "=".to_string(),
+        self.out.line(&head('=', id));
+        let request = AnalysisRequest {
+            interval: params.interval,
+            allow: params.allow.clone(),
+            avoid: params.avoid.clone(),
         };
-        self.out.line(&head);
-        let mut engine = self.engine.take().unwrap();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
         let out = self.out.clone();
-        let handle = std::thread::Builder::new()
-            .name("analysis".into())
-            .spawn(move || {
-                let request = AnalysisRequest {
-                    interval: params.interval,
-                    allow: params.allow.clone(),
-                    avoid: params.avoid.clone(),
-                };
-                engine.analyze(params.side, &request, &flag, &mut |b, snap| {
-                    if let Some(l) = format::info_line(b, snap, dialect, &params) {
-                        out.line(&l);
-                    }
-                });
-                engine
-            })
-            .expect("spawning the analysis thread");
-        self.job = Some(Job {
-            stop,
-            handle,
-            analysis: true,
-        });
+        self.bot.analyze_async(
+            params.side,
+            request,
+            Box::new(move |b, snap| {
+                if let Some(l) = format::info_line(b, snap, dialect, &params) {
+                    out.line(&l);
+                }
+            }),
+        );
+        self.analysis_open = true;
     }
 
-    fn genmove_analyze(&mut self, id: Option<u64>, args: &[&str], dialect: Dialect) {
+    fn genmove_analyze(&mut self, id: Option<&str>, args: &[&str], dialect: Dialect) {
         let to_move = self.engine().board().to_move();
         let params = match format::parse_analysis_args(args, to_move, self.engine().board()) {
             Ok(p) if !args.is_empty() && parse_colour(args[0]).is_some() => p,
             Ok(_) => return self.respond(id, syntax()),
             Err(e) => return self.respond(id, Err(e)),
         };
-        let head = match id {
-            Some(i) if i != u64::MAX => format!("={i}"),
-            _ => "=".to_string(),
-        };
-        self.out.line(&head);
+        self.out.line(&head('=', id));
         let out = self.out.clone();
-        let interval = (params.interval > Duration::ZERO).then_some(params.interval);
-        let d = self
-            .engine()
-            .genmove(params.side, true, false, interval, &mut |b, snap| {
-                if let Some(l) = format::info_line(b, snap, dialect, &params) {
-                    out.line(&l);
-                }
-            });
-        self.ponder_next = d != Decision::Resign;
-        self.summary();
-        let text = self.decision_text(d);
-        self.out.line(&format!("play {text}\n"));
+        let request = MoveRequest {
+            side: params.side,
+            commit: true,
+            cleanup: false,
+            interval: (params.interval > Duration::ZERO).then_some(params.interval),
+        };
+        let progress: OnProgress = Box::new(move |b, snap| {
+            if let Some(l) = format::info_line(b, snap, dialect, &params) {
+                out.line(&l);
+            }
+        });
+        match self.think(request, progress) {
+            Ok(d) => {
+                self.ponder_next = d != Decision::Resign;
+                self.summary();
+                let text = self.decision_text(d);
+                self.out.line(&format!("play {text}\n"));
+            }
+            Err(e) => {
+                // The stream is open: close it; the failure goes to stderr.
+                eprintln!("tetrarch: {e}; the game goes on");
+                self.out.line("");
+            }
+        }
     }
 }
 

@@ -81,11 +81,23 @@ fn split(text: &str) -> Vec<String> {
     out
 }
 
+/// Sends `lines` and returns the responses, closing the input only once every command up to a
+/// `quit` has its answer (the end of input would cut searches short).
 fn transcript(lines: &[&str]) -> Vec<String> {
     let g = Gtp::fast();
     for l in lines {
         g.send(l);
     }
+    let mut answered = 0;
+    for l in lines {
+        if let Some(l) = super::preprocess(l) {
+            answered += 1;
+            if super::split_id(&l).1.first() == Some(&"quit") {
+                break;
+            }
+        }
+    }
+    g.responses(answered);
     let text = g.finish();
     assert!(text.ends_with("\n\n"), "{text:?}");
     split(&text)
@@ -143,6 +155,33 @@ fn framing_ids_and_errors() {
             "? komi not a float",
             "= ",
             "= ",
+        ]
+    );
+}
+
+#[test]
+fn ids_of_any_length_are_echoed() {
+    // Issue 18, defect 8: u64::MAX was answered without its id. The spec's id is a run of
+    // digits: echo it whatever its length (leading zeros dropped, as GNU Go's integer does).
+    let r = transcript(&[
+        "18446744073709551615 name",
+        "18446744073709551614 name",
+        "123456789012345678901234567890 protocol_version",
+        "18446744073709551616 frobnicate",
+        "007 name",
+        "0 name",
+        "000 name",
+    ]);
+    assert_eq!(
+        r,
+        vec![
+            "=18446744073709551615 Tetrarch",
+            "=18446744073709551614 Tetrarch",
+            "=123456789012345678901234567890 2",
+            "?18446744073709551616 unknown command",
+            "=7 Tetrarch",
+            "=0 Tetrarch",
+            "=0 Tetrarch",
         ]
     );
 }
@@ -503,6 +542,40 @@ fn pondering_keeps_the_session_responsive() {
     assert_eq!(r[2], "= ");
     assert!(r[3].starts_with("= "));
     g.finish();
+}
+
+#[test]
+fn end_of_input_cuts_searches_short_and_queued_commands_are_answered() {
+    // Ten minutes of sudden death on 19x19: each move would think for many seconds. The
+    // input ends right after the commands: both moves come at once, from the prior's choice
+    // (not a pass), and the commands after them are answered.
+    let g = Gtp::start(GtpArgs {
+        max_nodes: Some(100_000),
+        ..GtpArgs::default()
+    });
+    g.send("boardsize 19")
+        .send("time_settings 600 0 0")
+        .send("genmove b")
+        .send("genmove w")
+        .send("showboard");
+    let start = std::time::Instant::now();
+    let r = split(&g.finish());
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(r.len(), 5, "{r:?}");
+    for m in &r[2..4] {
+        let v = m.strip_prefix("= ").unwrap();
+        assert!(v != "pass" && v != "resign", "{r:?}");
+    }
+    let stones: usize = r[4]
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.matches(['X', 'O']).count())
+        .sum();
+    assert_eq!(stones, 2, "{}", r[4]);
 }
 
 #[test]

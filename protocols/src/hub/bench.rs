@@ -6,13 +6,11 @@
 //! are the start, a middlegame and king endings from the project's perft tests, and positions
 //! from the engine's own self-play games, from the opening to the king endgame.
 
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use tetrarch::game::Notation;
-use tetrarch::games::draughts::{Board, Eval, Move, SEARCH_PARAMS};
+use tetrarch::games::draughts::{Board, Eval, SEARCH_PARAMS};
 use tetrarch::limits::Limits;
-use tetrarch::report::{Iteration, Reporter};
 use tetrarch::search::{Engine, Options};
 
 pub const DEFAULT_DEPTH: u32 = 14;
@@ -36,15 +34,6 @@ const POSITIONS: &[&str] = &[
     "B:WK19,28:BK20,25",
 ];
 
-struct Count(Mutex<u64>);
-
-impl Reporter<Board> for Count {
-    fn iteration(&self, info: &Iteration<'_, Board>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = info.nodes;
-    }
-    fn best_move(&self, _: &Board, _: Option<Move>, _: Option<Move>) {}
-}
-
 /// Searches every draughts bench position to `depth`; returns total nodes and milliseconds.
 pub fn bench(depth: u32, verbose: bool) -> Result<(u64, u128), String> {
     let mut engine = Engine::with_options(
@@ -63,10 +52,7 @@ pub fn bench(depth: u32, verbose: bool) -> Result<(u64, u128), String> {
         let pos = Board::from_text(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.new_game();
         engine.set_position(pos, &[]);
-        let count = Arc::new(Count(Mutex::new(0)));
-        engine.go(Limits::depth(depth), count.clone());
-        engine.wait();
-        let nodes = *count.0.lock().unwrap_or_else(|e| e.into_inner());
+        let nodes = engine.search(Limits::depth(depth)).nodes;
         if verbose {
             eprintln!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1);
         }

@@ -8,11 +8,11 @@
 //! in a queue until its `done` is out, then runs. `level` applies to the next `go` only; a `go`
 //! without one thinks for [`DEFAULT_MOVE_TIME_MS`]. Every error (a malformed `pos=`, an illegal
 //! or ambiguous move, an unknown command or parameter value) is one `error message="..."` line,
-//! and the session's state is left as it was. Nothing is written to stderr.
+//! and the session's state is left as it was, except that a bad field of `level` drops only
+//! itself (see `set_level`). Nothing is written to stderr.
 
 pub mod bench;
 pub mod dxp;
-mod wire;
 
 #[cfg(test)]
 mod tests;
@@ -24,6 +24,7 @@ use crossbeam::channel::{self, Receiver, Sender};
 use tetrarch::game::{Notation, Position};
 use tetrarch::games::draughts::weights::Weights;
 use tetrarch::games::draughts::{Board, Eval, Move};
+use tetrarch::games::{Draughts, Game};
 use tetrarch::limits::Limits;
 use tetrarch::report::{Iteration, Reporter, ScoreBound};
 use tetrarch::score::{Score, MATE, MATE_IN_MAX_PLY};
@@ -31,6 +32,8 @@ use tetrarch::search::{Engine, Options};
 use tetrarch::time::Clock;
 
 use crate::io::{Input, Output};
+use crate::options::{Dialect, Effect, Kind, Opt};
+use tetrarch_wire::hub as wire;
 
 /// Think time of a `go think` that no `level` preceded.
 pub const DEFAULT_MOVE_TIME_MS: u64 = 10_000;
@@ -43,8 +46,8 @@ pub fn new_engine(threads: usize, hash_mb: usize) -> DraughtsEngine {
     let options = Options {
         threads: threads.max(1),
         hash_mb: hash_mb.max(1),
-        moves_left_hint: 30,
-        params: tetrarch::games::draughts::SEARCH_PARAMS,
+        moves_left_hint: <Draughts as Game>::MOVES_LEFT,
+        params: <Draughts as Game>::search_params(),
         ..Options::default()
     };
     Engine::with_options(Board::start(), Eval::default(), options)
@@ -323,53 +326,8 @@ impl Session {
                 ("author", "The Tetrarch developers"),
             ],
         ));
-        let threads = self.engine.options().threads.to_string();
-        let hash = self.engine.options().hash_mb.to_string();
-        let overhead = self.engine.options().move_overhead_ms.to_string();
-        let ponder = if self.ponder { "true" } else { "false" };
-        let params: [&[(&str, &str)]; 7] = [
-            &[
-                ("name", "variant"),
-                ("value", "normal"),
-                ("type", "enum"),
-                ("values", "normal"),
-            ],
-            &[
-                ("name", "threads"),
-                ("value", &threads),
-                ("type", "int"),
-                ("min", "1"),
-                ("max", "64"),
-            ],
-            &[
-                ("name", "hash"),
-                ("value", &hash),
-                ("type", "int"),
-                ("min", "1"),
-                ("max", "4096"),
-            ],
-            &[("name", "ponder"), ("value", ponder), ("type", "bool")],
-            &[
-                ("name", "move-overhead"),
-                ("value", &overhead),
-                ("type", "int"),
-                ("min", "0"),
-                ("max", "5000"),
-            ],
-            &[
-                ("name", "eval"),
-                ("value", &self.eval_name),
-                ("type", "enum"),
-                ("values", "full material"),
-            ],
-            &[
-                ("name", "eval-file"),
-                ("value", &self.eval_file),
-                ("type", "string"),
-            ],
-        ];
-        for p in params {
-            self.out.line(&wire::format("param", p));
+        for p in params(self) {
+            self.out.line(&param_line(&p));
         }
         self.out.line("wait");
     }
@@ -388,74 +346,16 @@ impl Session {
                 return;
             }
         };
-        let int = |lo: i64, hi: i64| -> Option<i64> {
-            value.parse::<i64>().ok().filter(|v| (lo..=hi).contains(v))
-        };
-        match name {
-            "variant" => {
-                if value != "normal" {
-                    self.error(&format!(
-                        "variant '{}' is not supported (only normal)",
-                        clip(&value)
-                    ));
-                }
-            }
-            "threads" => match int(1, 64) {
-                Some(n) => self.engine.set_threads(n as usize),
-                None => self.error(&format!("threads must be 1-64, not '{}'", clip(&value))),
-            },
-            "hash" => match int(1, 4096) {
-                Some(n) => {
-                    if let Err(e) = self.engine.set_hash(n as usize) {
-                        self.error(&format!("hash {n} MB: {e}"));
-                    }
-                }
-                None => self.error(&format!("hash must be 1-4096 MB, not '{}'", clip(&value))),
-            },
-            "move-overhead" => match int(0, 5000) {
-                Some(n) => self.engine.set_move_overhead(n as u64),
-                None => self.error(&format!(
-                    "move-overhead must be 0-5000 ms, not '{}'",
-                    clip(&value)
-                )),
-            },
-            "ponder" => match value.as_str() {
-                "true" => self.ponder = true,
-                "false" => self.ponder = false,
-                _ => self.error(&format!(
-                    "ponder must be true or false, not '{}'",
-                    clip(&value)
-                )),
-            },
-            "eval" => match value.as_str() {
-                "full" => self.set_eval("full", Eval::default()),
-                "material" => self.set_eval("material", Eval::material_only()),
-                _ => self.error(&format!(
-                    "eval must be full or material, not '{}'",
-                    clip(&value)
-                )),
-            },
-            "eval-file" => {
-                if value.is_empty() {
-                    self.eval_file.clear();
-                    self.set_eval("full", Eval::default());
-                    return;
-                }
-                match std::fs::read_to_string(&value)
-                    .map_err(|e| e.to_string())
-                    .and_then(|text| Weights::DEFAULT.parse_over(&text))
-                {
-                    Ok(w) => {
-                        self.eval_file = value.clone();
-                        self.set_eval("full", Eval::new(w));
-                    }
-                    Err(e) => self.error(&format!("eval-file '{}': {e}", clip(&value))),
-                }
-            }
-            // Scan's parameters that have no meaning here are accepted and ignored, so that a
-            // GUI configured for Scan works unchanged.
-            "book" | "book-ply" | "book-margin" | "bb-size" | "tt-size" => {}
-            other => self.error(&format!("unknown parameter '{}'", clip(other))),
+        // Scan's parameters that have no meaning here are accepted and ignored, so that a
+        // GUI configured for Scan works unchanged.
+        if SCAN_ONLY.contains(&name) {
+            return;
+        }
+        let table = params(self);
+        match crate::options::set(&table, self, name, Some(&value), &DIALECT) {
+            Some(Ok(_)) => {} // every Hub setter acts at once
+            Some(Err(e)) => self.error(&e),
+            None => self.error(&format!("unknown parameter '{}'", clip(name))),
         }
     }
 
@@ -499,25 +399,43 @@ impl Session {
         self.position = pos;
     }
 
+    /// `level ...`: each field is read on its own. An unreadable one is reported (one `error`
+    /// line each) and dropped, and the others hold, so the search keeps to the time the GUI
+    /// stated. A count below its minimum (`depth=0`, `nodes=0`) is reported and raised to it.
+    /// A line whose every limit was unreadable leaves a one-ply search: the GUI meant some
+    /// limit, and none is safer than the 10 s of a `go` without `level`.
     fn set_level(&mut self, line: &wire::Line) {
         let mut level = Level::default();
         let mut clock: Option<Clock> = None;
         let mut inc_ms = 0i64;
         let mut moves: Option<u32> = None;
+        let mut unread = false;
         for (name, value) in &line.pairs {
             let bad = |what: &str| format!("level {name}= needs {what}, not '{}'", clip(value));
+            let mut error = |message: String| {
+                self.error(&message);
+                unread = true;
+            };
             match name.as_str() {
-                "depth" => match value.parse::<u32>() {
-                    Ok(d) if d >= 1 => level.depth = Some(d.min(200)),
-                    _ => return self.error(&bad("a depth of at least 1")),
+                "depth" => match value.parse::<i64>() {
+                    Ok(d) if d >= 1 => level.depth = Some(d.min(200) as u32),
+                    Ok(_) => {
+                        error(bad("a depth of at least 1; searching depth 1"));
+                        level.depth = Some(1);
+                    }
+                    Err(_) => error(bad("a depth of at least 1")),
                 },
-                "nodes" => match value.parse::<u64>() {
-                    Ok(n) if n >= 1 => level.nodes = Some(n),
-                    _ => return self.error(&bad("a node count")),
+                "nodes" => match value.parse::<i64>() {
+                    Ok(n) if n >= 1 => level.nodes = Some(n as u64),
+                    Ok(_) => {
+                        error(bad("a node count of at least 1; searching 1 node"));
+                        level.nodes = Some(1);
+                    }
+                    Err(_) => error(bad("a node count")),
                 },
                 "move-time" => match seconds_ms(value) {
                     Some(ms) => level.move_time_ms = Some(ms as u64),
-                    None => return self.error(&bad("seconds")),
+                    None => error(bad("seconds")),
                 },
                 "time" => match seconds_ms(value) {
                     Some(ms) => {
@@ -526,15 +444,15 @@ impl Session {
                             ..Clock::default()
                         })
                     }
-                    None => return self.error(&bad("seconds")),
+                    None => error(bad("seconds")),
                 },
                 "inc" => match seconds_ms(value) {
                     Some(ms) => inc_ms = ms,
-                    None => return self.error(&bad("seconds")),
+                    None => error(bad("seconds")),
                 },
                 "moves" => match value.parse::<u32>() {
                     Ok(n) => moves = (n > 0).then_some(n),
-                    Err(_) => return self.error(&bad("a move count")),
+                    Err(_) => error(bad("a move count")),
                 },
                 "infinite" => level.infinite = true,
                 _ => {} // unknown pairs are ignored (forward compatibility)
@@ -547,6 +465,9 @@ impl Session {
             c.increment_ms = inc_ms;
             c.moves_to_go = moves;
             level.clock = Some(c);
+        }
+        if unread && !level.is_set() {
+            level.depth = Some(1);
         }
         self.level = level;
     }
@@ -594,13 +515,122 @@ impl Session {
         } else if !level.is_set() {
             limits.movetime_ms = Some(DEFAULT_MOVE_TIME_MS);
         }
-        // Draughts games run long; fewer moves remain as men come off (Scan: 30 down to 10).
-        let men = self.position.occupied().count_ones().min(40);
-        self.engine.set_moves_left_hint(10 + 20 * men / 40);
+        self.engine
+            .set_moves_left_hint(<Draughts as Game>::moves_left(&self.position));
         let reporter = Arc::new(HubReporter::new(self.events_tx.clone()));
         self.searching = true;
         self.engine.go(limits, reporter);
     }
+}
+
+/// Scan's parameters that mean nothing here: accepted and ignored, not declared.
+const SCAN_ONLY: &[&str] = &["book", "book-ply", "book-margin", "bb-size", "tt-size"];
+
+/// Every parameter, in the order `hub` declares them, with its current value as the kind's
+/// default (Hub prints current values). A new parameter is one entry here; each setter acts on
+/// the session at once (set-param is only run while no search runs).
+fn params(s: &Session) -> Vec<Opt<Session>> {
+    let o = s.engine.options();
+    vec![
+        Opt::new("variant", Kind::combo("normal", &["normal"]), |_, _, _| {
+            Ok(Effect::Stored)
+        }),
+        Opt::new("threads", Kind::spin(o.threads as i64, 1, 64), |s, _, x| {
+            s.engine.set_threads(x.int() as usize);
+            Ok(Effect::Engine)
+        }),
+        Opt::new("hash", Kind::spin(o.hash_mb as i64, 1, 4096), |s, _, x| {
+            let n = x.int();
+            s.engine
+                .set_hash(n as usize)
+                .map_err(|e| format!("hash {n} MB: {e}"))?;
+            Ok(Effect::Engine)
+        }),
+        Opt::new("ponder", Kind::Check(s.ponder), |s, _, x| {
+            s.ponder = x.bool();
+            Ok(Effect::Stored)
+        }),
+        Opt::new(
+            "move-overhead",
+            Kind::spin(o.move_overhead_ms as i64, 0, 5000),
+            |s, _, x| {
+                s.engine.set_move_overhead(x.int() as u64);
+                Ok(Effect::Stored)
+            },
+        ),
+        Opt::new(
+            "eval",
+            Kind::combo(&s.eval_name, &["full", "material"]),
+            |s, _, x| {
+                match x.text() {
+                    "material" => s.set_eval("material", Eval::material_only()),
+                    _ => s.set_eval("full", Eval::default()),
+                }
+                Ok(Effect::Engine)
+            },
+        ),
+        Opt::new("eval-file", Kind::text(&s.eval_file), |s, _, x| {
+            let path = x.text();
+            if path.is_empty() {
+                s.eval_file.clear();
+                s.set_eval("full", Eval::default());
+                return Ok(Effect::Engine);
+            }
+            let weights = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|text| Weights::handset().parse_over(&text))
+                .map_err(|e| format!("eval-file '{}': {e}", clip(path)))?;
+            s.eval_file = path.to_string();
+            s.set_eval("full", Eval::new(weights));
+            Ok(Effect::Engine)
+        }),
+    ]
+}
+
+/// Hub's spellings: `true`/`false`; errors as `<name> must be ...` with the value clipped.
+const DIALECT: Dialect = Dialect {
+    truths: &["true"],
+    falsehoods: &["false"],
+    fold_case: false,
+    message: |name, kind, v, _| {
+        let v = clip(v.unwrap_or(""));
+        match kind {
+            Kind::Spin { min, max, .. } => format!("{name} must be {min}-{max}, not '{v}'"),
+            Kind::Combo { vars, .. } => format!(
+                "{name} '{v}' is not supported (one of: {})",
+                vars.join(", ")
+            ),
+            _ => format!("{name} must be true or false, not '{v}'"),
+        }
+    },
+};
+
+/// The `param ...` line of a declaration: `type=` `bool`, `int` or `real` (with `min=`, `max=`),
+/// `enum` (with `values=`) or `string`, after the current value.
+fn param_line(p: &Opt<Session>) -> String {
+    let (value, kind, extra) = match &p.kind {
+        Kind::Check(v) => (v.to_string(), "bool", vec![]),
+        Kind::Spin { default, min, max } => (
+            default.to_string(),
+            "int",
+            vec![("min", min.to_string()), ("max", max.to_string())],
+        ),
+        Kind::Combo { default, vars } => {
+            (default.clone(), "enum", vec![("values", vars.join(" "))])
+        }
+        Kind::Str(v) => (v.clone(), "string", vec![]),
+        Kind::Real { default, min, max } => (
+            default.to_string(),
+            "real",
+            vec![("min", min.to_string()), ("max", max.to_string())],
+        ),
+        Kind::Button => (String::new(), "button", vec![]),
+    };
+    let mut pairs: Vec<(&str, &str)> = vec![("name", p.name), ("value", &value), ("type", kind)];
+    for (k, v) in &extra {
+        pairs.push((k, v));
+    }
+    wire::format("param", &pairs)
 }
 
 /// At most 40 characters of a user's text, for error messages.

@@ -351,6 +351,73 @@ fn level_adds_the_increment_before_the_move() {
 }
 
 #[test]
+fn a_bad_level_field_keeps_the_others_and_never_thinks_long() {
+    // One unreadable field is reported, the rest of the line holds, and the search keeps
+    // within the time the GUI stated (or, stating none, a one-ply search): never the
+    // 10-second default of a `go` without `level`.
+    let hub = Hub::start();
+    let cases = [
+        ("level time=1 inc=nan", "level inc="),
+        ("level moves=-3 time=1", "level moves="),
+        ("level depth=0", "level depth="),
+        ("level time=nan", "level time="),
+    ];
+    for (line, want) in cases {
+        hub.send("pos start");
+        let from = hub.sync();
+        hub.send(line);
+        let at = hub.wait_for("error message=", from);
+        let text = hub.lines()[at].clone();
+        assert!(text.contains(want), "'{line}' gave '{text}'");
+        assert_key_value(&hub.lines()[at..=at]);
+        let start = Instant::now();
+        hub.send("go think");
+        let done = hub.wait_for("done", at);
+        let took = start.elapsed();
+        assert!(
+            took < Duration::from_secs(4),
+            "'{line}': done after {took:?}"
+        );
+        assert!(done_move(&hub.lines()[done]).contains('-'));
+    }
+    hub.quit();
+}
+
+#[test]
+fn level_keeps_its_valid_fields() {
+    let (tx, _rx) = channel::unbounded();
+    let (out, cap) = Output::capture();
+    let mut s = Session {
+        out,
+        engine: new_engine(1, 1),
+        position: Board::start(),
+        level: Level::default(),
+        searching: false,
+        pending: VecDeque::new(),
+        events_tx: tx,
+        ponder: false,
+        eval_name: "full".into(),
+        eval_file: String::new(),
+    };
+    s.set_level(&wire::parse("level time=1 inc=nan").unwrap());
+    let c = s.level.clock.expect("time= kept");
+    assert_eq!((c.remaining_ms, c.increment_ms), (1000, 0));
+    s.set_level(&wire::parse("level moves=-3 time=1").unwrap());
+    let c = s.level.clock.expect("time= kept");
+    assert_eq!((c.remaining_ms, c.moves_to_go), (1000, None));
+    s.set_level(&wire::parse("level depth=0").unwrap());
+    assert_eq!(s.level.depth, Some(1));
+    s.set_level(&wire::parse("level nodes=0 move-time=0.5").unwrap());
+    assert_eq!((s.level.nodes, s.level.move_time_ms), (Some(1), Some(500)));
+    let errors = cap
+        .text()
+        .lines()
+        .filter(|l| l.starts_with("error "))
+        .count();
+    assert_eq!(errors, 4, "{}", cap.text());
+}
+
+#[test]
 fn scores_are_men_with_results_near_100() {
     use tetrarch::score::{mate_in, mated_in};
     assert_eq!(score_text(0), "0.00");

@@ -52,21 +52,14 @@ pub struct UcciReporter {
     out: Output,
     /// Set while the opponent's draw offer stands (`go draw`, `ponderhit draw`).
     draw_offered: Arc<AtomicBool>,
-    /// Set once the search's answer (`bestmove` or `nobestmove`) is written.
-    answered: Arc<AtomicBool>,
     last_score: Mutex<Option<Score>>,
 }
 
 impl UcciReporter {
-    pub fn new(
-        out: Output,
-        draw_offered: Arc<AtomicBool>,
-        answered: Arc<AtomicBool>,
-    ) -> UcciReporter {
+    pub fn new(out: Output, draw_offered: Arc<AtomicBool>) -> UcciReporter {
         UcciReporter {
             out,
             draw_offered,
-            answered,
             last_score: Mutex::new(None),
         }
     }
@@ -98,8 +91,6 @@ impl Reporter<Board> for UcciReporter {
     }
 
     fn best_move(&self, root: &Board, best: Option<Move>, ponder: Option<Move>) {
-        // Marked before it is written: the GUI may answer the line at once.
-        self.answered.store(true, Ordering::Release);
         let Some(best) = best else {
             self.out.line("nobestmove");
             return;

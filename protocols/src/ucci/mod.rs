@@ -38,8 +38,9 @@ use tetrarch::time::Clock;
 use tetrarch::tt::Bound;
 
 use crate::io::{Input, Output};
+use crate::options::Effect;
 use format::{score_text, UcciReporter};
-use options::{declaration_line, declarations, Change, Values};
+use options::{declaration_line, table, Values};
 
 /// Runs a UCCI session until `quit` or end of input. `first` is a line already read.
 pub fn run(input: Input, out: Output, first: Option<String>) {
@@ -68,9 +69,6 @@ pub struct Ucci {
     banmoves: Vec<Move>,
     /// The opponent's draw offer for the running search.
     draw_offered: Arc<AtomicBool>,
-    /// Whether the running search has written its answer: from then on it is over for the
-    /// GUI, which may send the next position at once, while its threads still wind down.
-    answered: Arc<AtomicBool>,
 }
 
 impl Ucci {
@@ -81,7 +79,6 @@ impl Ucci {
             engine: None,
             banmoves: Vec::new(),
             draw_offered: Arc::new(AtomicBool::new(false)),
-            answered: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -98,26 +95,19 @@ impl Ucci {
                     threads: o.threads,
                     hash_mb: o.hash_mb,
                     move_overhead_ms: o.move_overhead_ms,
-                    moves_left_hint: 45,
+                    moves_left_hint:
+                        <tetrarch::games::Xiangqi as tetrarch::games::Game>::MOVES_LEFT,
                     ..Options::default()
                 },
             )
         })
     }
 
+    /// Whether a search is on for the GUI: not once its answer is out, even while its threads
+    /// still wind down, since the GUI may send its next `position` and `go` the moment it reads
+    /// `bestmove` (the engine facade waits for those threads; see `Engine::is_searching`).
     fn thinking(&mut self) -> bool {
         self.engine.as_mut().is_some_and(|e| e.is_searching())
-    }
-
-    /// Waits for a search that has written its answer: it is only winding down, and the GUI,
-    /// for which it is over, may send its next `position` and `go` the moment it reads
-    /// `bestmove`; those must not be refused as arriving "while thinking".
-    fn settle(&mut self) {
-        if self.answered.load(Ordering::Acquire) {
-            if let Some(e) = self.engine.as_mut() {
-                e.wait();
-            }
-        }
     }
 
     fn error(&self, text: &str) {
@@ -142,11 +132,7 @@ impl Ucci {
             return true;
         };
         let rest = line[cmd.len()..].trim();
-        if cmd != "stop" {
-            // (`stop` just after the answer stays silent below rather than saying nobestmove.)
-            self.settle();
-        }
-        if self.thinking() && !WHILE_THINKING.contains(&cmd) {
+        if cmd != "stop" && self.thinking() && !WHILE_THINKING.contains(&cmd) {
             self.error(&format!(
                 "'{cmd}' is not accepted while thinking (send stop first)"
             ));
@@ -158,7 +144,7 @@ impl Ucci {
                     .line(&format!("id name Tetrarch {}", env!("CARGO_PKG_VERSION")));
                 self.out.line("id copyright GPL-3.0-or-later");
                 self.out.line("id author The Tetrarch developers");
-                for d in declarations() {
+                for d in table() {
                     self.out.line(&declaration_line(&d));
                 }
                 self.out.line("ucciok");
@@ -183,10 +169,11 @@ impl Ucci {
                 }
             }
             "stop" => {
-                if self.thinking() {
-                    if let Some(e) = self.engine.as_ref() {
-                        e.stop();
-                    }
+                // A `stop` that crossed the answer (the threads still wind down) stays silent;
+                // only one sent when idle is answered `nobestmove`.
+                let running = self.engine.as_mut().is_some_and(|e| e.is_running());
+                if let (true, Some(e)) = (running, self.engine.as_ref()) {
+                    e.stop();
                 } else {
                     self.out.line("nobestmove");
                 }
@@ -205,50 +192,46 @@ impl Ucci {
 
     fn setoption(&mut self, rest: &str) {
         let mut next = self.options.clone();
-        let change = match next.set(rest) {
-            Ok(c) => c,
+        let effect = match next.set(rest) {
+            Ok(Some(e)) => e,
+            Ok(None) => {
+                let name = rest.split_whitespace().next().unwrap_or("");
+                eprintln!("tetrarch: ucci option '{name}' is not known here; ignored");
+                return;
+            }
             Err(e) => return self.error(&e),
         };
         self.options = next;
-        let (threads, hash, limit) = (
-            self.options.threads,
-            self.options.hash_mb,
-            2 * self.options.draw_moves,
-        );
-        match change {
-            Change::Hash => {
+        let o = self.options.clone();
+        match effect {
+            Effect::Engine => {
                 if let Some(e) = self.engine.as_mut() {
-                    if let Err(err) = e.set_hash(hash) {
+                    e.set_threads(o.threads);
+                    e.set_move_overhead(o.move_overhead_ms);
+                    if let Err(err) = e.set_hash(o.hash_mb) {
                         // The engine kept its old table: say so and keep the option truthful.
                         self.options.hash_mb = e.options().hash_mb;
-                        self.error(&format!("hashsize {hash} MB: {err}"));
+                        self.error(&format!("hashsize {} MB: {err}", o.hash_mb));
                     }
                 }
             }
-            Change::Threads => {
-                if let Some(e) = self.engine.as_mut() {
-                    e.set_threads(threads);
-                }
-            }
-            Change::Overhead => {
-                let ms = self.options.move_overhead_ms;
-                if let Some(e) = self.engine.as_mut() {
-                    e.set_move_overhead(ms);
-                }
-            }
-            Change::MoveLimit => {
+            Effect::Rules => {
                 if let Some(e) = self.engine.as_mut() {
                     let mut pos = e.position().clone();
-                    pos.set_move_limit(limit);
+                    pos.set_move_limit(2 * o.draw_moves);
                     e.set_position(pos, &[]);
                 }
             }
-            Change::NewGame => self.engine().new_game(),
-            Change::Ignored => {
-                let name = rest.split_whitespace().next().unwrap_or("");
-                eprintln!("tetrarch: ucci option '{name}' is not known here; ignored");
+            Effect::NewGame => self.engine().new_game(),
+            // (UCCI declares no option with these effects.)
+            Effect::ClearHash => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.clear_hash();
+                }
             }
-            Change::Stored => {}
+            Effect::Variant => {}
+            Effect::Note(text) => self.note(&text),
+            Effect::Stored => {}
         }
     }
 
@@ -420,11 +403,9 @@ impl Ucci {
         }
         self.draw_offered.store(draw, Ordering::Relaxed);
         let bounded = !limits.infinite && !limits.ponder;
-        self.answered.store(false, Ordering::Release);
         let reporter = Arc::new(UcciReporter::new(
             self.out.clone(),
             self.draw_offered.clone(),
-            self.answered.clone(),
         ));
         let batch = self.options.batch;
         let engine = self.engine();

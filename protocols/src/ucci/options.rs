@@ -1,7 +1,8 @@
 //! UCCI options: the `option` lines `ucci` prints and `setoption <name> [<value>]`.
 //!
 //! Scheme: UCCI names are single lower-case words with no `name`/`value` keywords
-//! (`setoption hashsize 64`). One table of [`Decl`]s in print order; [`Values`] holds the typed
+//! (`setoption hashsize 64`). One table of the option core's [`Opt`]s in print order
+//! (see `crate::options`), each with its effect; [`Values`] holds the typed
 //! values. Booleans take `true`/`on` or `false`/`off` (ElephantEye's spellings). A name the
 //! table does not know is accepted and ignored, as the UCCI text asks (XQWizard sends options
 //! without reading the list); a bad value for a known option is an error and the old value
@@ -9,127 +10,113 @@
 //! advisor-promotion variant) are declared off, accept being turned off, and answer an error
 //! when turned on.
 
-/// What an option is.
-#[derive(Clone, Debug)]
-pub enum Kind {
-    Check(bool),
-    Spin { default: i64, min: i64, max: i64 },
-    Combo(&'static str, &'static [&'static str]),
-    Str,
-    Button,
-}
-
-#[derive(Clone, Debug)]
-pub struct Decl {
-    pub name: &'static str,
-    pub kind: Kind,
-}
+use crate::options::{Dialect, Effect, Kind, Opt, Problem};
 
 const LEVELS: &[&str] = &["none", "small", "medium", "large"];
 
-pub fn declarations() -> Vec<Decl> {
-    use Kind::*;
+/// A check for something this engine does not have: off is accepted, on is an error.
+fn absent(name: &'static str) -> Opt<Values> {
+    Opt::new(name, Kind::Check(false), |_, name, x| {
+        if x.bool() {
+            return Err(format!("{name} is not available in this engine"));
+        }
+        Ok(Effect::Stored)
+    })
+}
+
+/// A combo only checked, not used (ElephantEye's search-style knobs).
+fn knob(name: &'static str, default: &str) -> Opt<Values> {
+    Opt::new(name, Kind::combo(default, LEVELS), |_, _, _| {
+        Ok(Effect::Stored)
+    })
+}
+
+/// Every option, in print order. A new option is one entry here (and its field in [`Values`]).
+pub fn table() -> Vec<Opt<Values>> {
+    use Effect::*;
     vec![
-        Decl {
-            name: "usemillisec",
-            kind: Check(false),
-        },
-        Decl {
-            name: "batch",
-            kind: Check(false),
-        },
-        Decl {
-            name: "debug",
-            kind: Check(false),
-        },
-        Decl {
-            name: "ponder",
-            kind: Check(false),
-        },
-        Decl {
-            name: "usebook",
-            kind: Check(false),
-        },
-        Decl {
-            name: "useegtb",
-            kind: Check(false),
-        },
-        Decl {
-            name: "bookfiles",
-            kind: Str,
-        },
-        Decl {
-            name: "egtbpaths",
-            kind: Str,
-        },
-        Decl {
-            name: "hashsize",
-            kind: Spin {
-                default: 16,
-                min: 0,
-                max: 65536,
-            },
-        },
-        Decl {
-            name: "threads",
-            kind: Spin {
-                default: 1,
-                min: 0,
-                max: 256,
-            },
-        },
-        Decl {
-            name: "drawmoves",
-            kind: Spin {
-                default: 60,
-                min: 0,
-                max: 500,
-            },
-        },
-        Decl {
-            name: "move_overhead",
-            kind: Spin {
-                default: 10,
-                min: 0,
-                max: 5000,
-            },
-        },
-        Decl {
-            name: "promotion",
-            kind: Check(false),
-        },
-        Decl {
-            name: "idle",
-            kind: Combo("none", LEVELS),
-        },
-        Decl {
-            name: "pruning",
-            kind: Combo("large", LEVELS),
-        },
-        Decl {
-            name: "knowledge",
-            kind: Combo("large", LEVELS),
-        },
-        Decl {
-            name: "randomness",
-            kind: Combo("none", LEVELS),
-        },
-        Decl {
-            name: "newgame",
-            kind: Button,
-        },
+        Opt::new("usemillisec", Kind::Check(false), |v, _, x| {
+            v.millisec = x.bool();
+            Ok(Stored)
+        }),
+        Opt::new("batch", Kind::Check(false), |v, _, x| {
+            v.batch = x.bool();
+            Ok(Stored)
+        }),
+        Opt::new("debug", Kind::Check(false), |v, _, x| {
+            v.debug = x.bool();
+            Ok(Stored)
+        }),
+        Opt::new("ponder", Kind::Check(false), |v, _, x| {
+            v.ponder = x.bool();
+            Ok(Stored)
+        }),
+        absent("usebook"),
+        absent("useegtb"),
+        Opt::new("bookfiles", Kind::text(""), |_, _, _| Ok(Stored)),
+        Opt::new("egtbpaths", Kind::text(""), |_, _, _| Ok(Stored)),
+        // 0 means "the engine decides": the default.
+        Opt::new("hashsize", Kind::spin(16, 0, 65536), |v, _, x| {
+            v.hash_mb = if x.int() == 0 { 16 } else { x.int() as usize };
+            Ok(Engine)
+        }),
+        // 0 means "as many as the machine has".
+        Opt::new("threads", Kind::spin(1, 0, 256), |v, _, x| {
+            v.threads = if x.int() == 0 {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                x.int() as usize
+            };
+            Ok(Engine)
+        }),
+        Opt::new("drawmoves", Kind::spin(60, 0, 500), |v, _, x| {
+            v.draw_moves = x.int() as u32;
+            Ok(Rules)
+        }),
+        Opt::new("move_overhead", Kind::spin(10, 0, 5000), |v, _, x| {
+            v.move_overhead_ms = x.int() as u64;
+            Ok(Engine)
+        }),
+        absent("promotion"),
+        knob("idle", "none"),
+        knob("pruning", "large"),
+        knob("knowledge", "large"),
+        knob("randomness", "none"),
+        Opt::new("newgame", Kind::Button, |_, _, _| Ok(NewGame)),
     ]
 }
 
+/// UCCI's spellings: `true`/`on` and `false`/`off` in any case (ElephantEye's).
+pub const DIALECT: Dialect = Dialect {
+    truths: &["true", "on"],
+    falsehoods: &["false", "off"],
+    fold_case: true,
+    message: |name, kind, v, problem| {
+        let v = v.unwrap_or("");
+        match (problem, kind) {
+            (Problem::Missing, Kind::Check(_)) => format!("{name} needs a value (true or false)"),
+            (Problem::Missing, _) => format!("{name} needs a number"),
+            (Problem::NotBool, _) => format!("{name} takes true/on or false/off, not '{v}'"),
+            (Problem::OutOfRange, Kind::Spin { min, max, .. }) => {
+                format!("{name} must lie in {min}..{max}, not {v}")
+            }
+            (Problem::NotOneOf, Kind::Combo { vars, .. }) => {
+                format!("{name} takes one of {}, not '{v}'", vars.join(", "))
+            }
+            _ => format!("{name} takes a whole number, not '{v}'"),
+        }
+    },
+};
+
 /// The `option ...` line of a declaration, in UCCI's layout.
-pub fn declaration_line(d: &Decl) -> String {
+pub fn declaration_line(d: &Opt<Values>) -> String {
     match &d.kind {
         Kind::Check(v) => format!("option {} type check default {v}", d.name),
         Kind::Spin { default, min, max } => format!(
             "option {} type spin min {min} max {max} default {default}",
             d.name
         ),
-        Kind::Combo(default, vars) => {
+        Kind::Combo { default, vars } => {
             let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
             format!(
                 "option {} type combo {} default {default}",
@@ -137,7 +124,10 @@ pub fn declaration_line(d: &Decl) -> String {
                 vars.join(" ")
             )
         }
-        Kind::Str => format!("option {} type string default <empty>", d.name),
+        // UCCI declares its strings empty; it has no real type (and declares no real option).
+        Kind::Str(_) | Kind::Real { .. } => {
+            format!("option {} type string default <empty>", d.name)
+        }
         Kind::Button => format!("option {} type button", d.name),
     }
 }
@@ -176,116 +166,17 @@ impl Default for Values {
     }
 }
 
-/// What a `setoption` changed, for the session to act on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
-    Hash,
-    Threads,
-    MoveLimit,
-    Overhead,
-    NewGame,
-    /// Stored, nothing else to do.
-    Stored,
-    /// Not an option of this engine: ignored, as UCCI asks.
-    Ignored,
-}
-
-fn boolean(name: &str, value: Option<&str>) -> Result<bool, String> {
-    match value.map(str::to_ascii_lowercase).as_deref() {
-        Some("true" | "on") => Ok(true),
-        Some("false" | "off") => Ok(false),
-        Some(v) => Err(format!("{name} takes true/on or false/off, not '{v}'")),
-        None => Err(format!("{name} needs a value (true or false)")),
-    }
-}
-
-fn spin(name: &str, min: i64, max: i64, value: Option<&str>) -> Result<i64, String> {
-    let v = value.ok_or_else(|| format!("{name} needs a number"))?;
-    let n: i64 = v
-        .parse()
-        .map_err(|_| format!("{name} takes a whole number, not '{v}'"))?;
-    if n < min || n > max {
-        return Err(format!("{name} must lie in {min}..{max}, not {n}"));
-    }
-    Ok(n)
-}
-
 impl Values {
-    /// Applies `setoption <name> [<value>]`; `args` is everything after `setoption`.
-    pub fn set(&mut self, args: &str) -> Result<Change, String> {
+    /// Applies `setoption <name> [<value>]`; `args` is everything after `setoption`. A name the
+    /// table does not know is `Ok(None)`: UCCI asks for it to be ignored.
+    pub fn set(&mut self, args: &str) -> Result<Option<Effect>, String> {
         let mut words = args.split_whitespace();
         let Some(name) = words.next() else {
             return Err("setoption needs an option name".into());
         };
         let rest: Vec<&str> = words.collect();
         let value = (!rest.is_empty()).then(|| rest.join(" "));
-        let value = value.as_deref();
-        let lower = name.to_ascii_lowercase();
-        let decls = declarations();
-        let Some(decl) = decls.iter().find(|d| d.name == lower) else {
-            return Ok(Change::Ignored);
-        };
-        let name = decl.name;
-        Ok(match (name, &decl.kind) {
-            ("usemillisec", _) => {
-                self.millisec = boolean(name, value)?;
-                Change::Stored
-            }
-            ("batch", _) => {
-                self.batch = boolean(name, value)?;
-                Change::Stored
-            }
-            ("debug", _) => {
-                self.debug = boolean(name, value)?;
-                Change::Stored
-            }
-            ("ponder", _) => {
-                self.ponder = boolean(name, value)?;
-                Change::Stored
-            }
-            ("usebook" | "useegtb" | "promotion", _) => {
-                if boolean(name, value)? {
-                    return Err(format!("{name} is not available in this engine"));
-                }
-                Change::Stored
-            }
-            ("bookfiles" | "egtbpaths", _) => Change::Stored,
-            ("hashsize", Kind::Spin { min, max, .. }) => {
-                // 0 means "the engine decides": the default.
-                let n = spin(name, *min, *max, value)?;
-                self.hash_mb = if n == 0 { 16 } else { n as usize };
-                Change::Hash
-            }
-            ("threads", Kind::Spin { min, max, .. }) => {
-                let n = spin(name, *min, *max, value)?;
-                self.threads = if n == 0 {
-                    std::thread::available_parallelism().map_or(1, |n| n.get())
-                } else {
-                    n as usize
-                };
-                Change::Threads
-            }
-            ("drawmoves", Kind::Spin { min, max, .. }) => {
-                self.draw_moves = spin(name, *min, *max, value)? as u32;
-                Change::MoveLimit
-            }
-            ("move_overhead", Kind::Spin { min, max, .. }) => {
-                self.move_overhead_ms = spin(name, *min, *max, value)? as u64;
-                Change::Overhead
-            }
-            (_, Kind::Combo(_, vars)) => {
-                let v = value.unwrap_or("").to_ascii_lowercase();
-                if !vars.contains(&v.as_str()) {
-                    return Err(format!(
-                        "{name} takes one of {}, not '{v}'",
-                        vars.join(", ")
-                    ));
-                }
-                Change::Stored
-            }
-            ("newgame", _) => Change::NewGame,
-            _ => Change::Ignored,
-        })
+        crate::options::set(&table(), self, name, value.as_deref(), &DIALECT).transpose()
     }
 }
 
@@ -295,7 +186,7 @@ mod tests {
 
     #[test]
     fn lines_follow_ucci_layout() {
-        let lines: Vec<String> = declarations().iter().map(declaration_line).collect();
+        let lines: Vec<String> = table().iter().map(declaration_line).collect();
         assert!(lines.contains(&"option usemillisec type check default false".to_string()));
         assert!(lines.contains(&"option hashsize type spin min 0 max 65536 default 16".to_string()));
         assert!(lines.contains(&"option newgame type button".to_string()));
@@ -309,27 +200,38 @@ mod tests {
     }
 
     #[test]
+    fn declared_defaults_are_the_values_defaults() {
+        for o in table() {
+            let mut v = Values::default();
+            let text = crate::options::default_text(&o.kind).unwrap_or_default();
+            let effect = v.set(&format!("{} {text}", o.name));
+            assert!(matches!(effect, Ok(Some(_))), "{}: {effect:?}", o.name);
+            assert_eq!(v, Values::default(), "{}", o.name);
+        }
+    }
+
+    #[test]
     fn values_parse_without_keywords_and_keep_old_values_on_error() {
         let mut v = Values::default();
-        assert_eq!(v.set("hashsize 64"), Ok(Change::Hash));
+        assert_eq!(v.set("hashsize 64"), Ok(Some(Effect::Engine)));
         assert_eq!(v.hash_mb, 64);
         assert!(v.set("hashsize lots").is_err());
         assert!(v.set("hashsize -3").is_err());
         assert_eq!(v.hash_mb, 64);
-        assert_eq!(v.set("usemillisec on"), Ok(Change::Stored));
+        assert_eq!(v.set("usemillisec on"), Ok(Some(Effect::Stored)));
         assert!(v.millisec);
-        assert_eq!(v.set("UseMillisec false"), Ok(Change::Stored));
+        assert_eq!(v.set("UseMillisec false"), Ok(Some(Effect::Stored)));
         assert!(!v.millisec);
         assert!(v.set("batch maybe").is_err());
-        assert_eq!(v.set("nosuchoption 3"), Ok(Change::Ignored));
-        assert_eq!(v.set("newgame"), Ok(Change::NewGame));
+        assert_eq!(v.set("nosuchoption 3"), Ok(None));
+        assert_eq!(v.set("newgame"), Ok(Some(Effect::NewGame)));
         assert!(v.set("usebook true").is_err());
-        assert_eq!(v.set("usebook false"), Ok(Change::Stored));
+        assert_eq!(v.set("usebook false"), Ok(Some(Effect::Stored)));
         assert!(v.set("idle huge").is_err());
-        assert_eq!(v.set("idle medium"), Ok(Change::Stored));
-        assert_eq!(v.set("drawmoves 50"), Ok(Change::MoveLimit));
+        assert_eq!(v.set("idle medium"), Ok(Some(Effect::Stored)));
+        assert_eq!(v.set("drawmoves 50"), Ok(Some(Effect::Rules)));
         assert_eq!(v.draw_moves, 50);
-        assert_eq!(v.set("Move_Overhead 100"), Ok(Change::Overhead));
+        assert_eq!(v.set("Move_Overhead 100"), Ok(Some(Effect::Engine)));
         assert_eq!(v.move_overhead_ms, 100);
         assert!(v.set("move_overhead -1").is_err());
         assert_eq!(v.move_overhead_ms, 100);

@@ -393,27 +393,62 @@ fn history_from_position_moves_decides_perpetual_check() {
     assert!(after.outcome().is_none());
 }
 
-#[test]
-fn the_next_position_may_follow_bestmove_at_once() {
-    // A GUI sends the next `position` and `go` the moment it reads `bestmove`, while the
-    // search threads may still be winding down (on a loaded machine, for many milliseconds);
-    // those lines must be taken, not refused as arriving "while thinking", or the engine
-    // answers the next `go` for the old position. The window is made wide here: the search
-    // is marked as answered while it still runs, as it is between its `bestmove` and its end.
-    let mut s = Session::new();
-    s.send("position startpos");
-    s.send("go depth 12");
-    s.ucci
-        .answered
-        .store(true, std::sync::atomic::Ordering::Release);
-    s.send("position startpos moves h2e2");
-    s.send("go depth 1");
-    let mut lines = s.until_done();
-    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
-    if lines.iter().filter(|l| l.starts_with("bestmove")).count() < 2 {
-        // The first search's answer came alone; the second one follows.
-        lines.extend(s.until_done());
+/// Runs `script` against a fresh session on its own thread and fails (rather than hanging the
+/// test run) unless the session, including dropping it, ends within `limit`.
+fn within(limit: Duration, script: impl FnOnce(&mut Session) + Send + 'static) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut s = Session::new();
+            script(&mut s);
+            drop(s);
+        }));
+        let _ = tx.send(result);
+    });
+    match rx.recv_timeout(limit) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => std::panic::resume_unwind(e),
+        Err(_) => panic!("the session did not end within {limit:?}"),
     }
-    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
-    check_bestmove(START, &["h2e2"], last(&lines));
+}
+
+#[test]
+fn extreme_clocks_get_a_legal_move_and_the_session_still_quits() {
+    within(Duration::from_secs(120), |s| {
+        s.send("ucci");
+        s.send("position startpos");
+        for (go, stop) in [
+            // Read as milliseconds and saturated: a very long think, so stop it.
+            ("go time 99999999999999999999", true),
+            ("go time 1 increment 1e300", false),
+            ("go time -1e300 increment -1e300", false),
+            (
+                "go time 9223372036854775807 increment 9223372036854775807",
+                true,
+            ),
+            (
+                "go wtime 2000000000000000000 btime 2000000000000000000",
+                true,
+            ),
+        ] {
+            s.send(go);
+            if stop {
+                std::thread::sleep(Duration::from_millis(50));
+                s.send("stop");
+            }
+            let lines = s.until_done();
+            check_bestmove(START, &[], last(&lines));
+        }
+        s.send("isready");
+        assert_eq!(
+            s.cap
+                .wait_for(&mut s.seen, |l| l == "readyok")
+                .last()
+                .unwrap(),
+            "readyok"
+        );
+        s.send("go depth 2");
+        check_bestmove(START, &[], last(&s.until_done()));
+        assert!(!s.send("quit"));
+    });
 }

@@ -1,6 +1,8 @@
 //! Chess behind the UCI session: the board, its evaluator and the Chess960 text option.
 
-use tetrarch::games::chess::eval::ChessEval;
+use std::sync::Arc;
+
+use tetrarch::games::chess::nnue::ChessEvaluator;
 use tetrarch::games::chess::Board;
 
 use super::options::Values;
@@ -10,7 +12,7 @@ pub struct Chess;
 
 impl UciGame for Chess {
     type Pos = Board;
-    type Eval = ChessEval;
+    type Eval = ChessEvaluator;
     const VARIANT: &'static str = "chess";
 
     fn configure(pos: &mut Board, options: &Values) {
@@ -19,6 +21,17 @@ impl UciGame for Chess {
 
     fn wdl(score: i32) -> (u32, u32, u32) {
         wdl_model(score)
+    }
+
+    fn evaluator(options: &Values) -> (ChessEvaluator, usize) {
+        match options.net().filter(|_| options.use_nnue) {
+            // The net's address tells one loaded net from another.
+            Some(net) => {
+                let signature = Arc::as_ptr(&net) as usize;
+                (ChessEvaluator::network(net), signature)
+            }
+            None => (ChessEvaluator::default(), 0),
+        }
     }
 }
 

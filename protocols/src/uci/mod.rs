@@ -23,7 +23,8 @@ mod xiangqi;
 mod xiangqi_tests;
 
 use crate::io::{Input, Output};
-use options::{declaration_line, declarations, split_setoption, Change, Values};
+use crate::options::Effect;
+use options::{declaration_line, split_setoption, table, Values};
 use session::{Driver, Game};
 
 pub use chess::Chess;
@@ -125,7 +126,7 @@ impl Uci {
                 self.out
                     .line(&format!("id name Tetrarch {}", env!("CARGO_PKG_VERSION")));
                 self.out.line("id author The Tetrarch developers");
-                for d in declarations() {
+                for d in table() {
                     self.out.line(&declaration_line(&d));
                 }
                 self.out.line("uciok");
@@ -188,38 +189,22 @@ impl Uci {
         };
         let searching = self.driver.as_mut().is_some_and(|d| d.is_searching());
         let mut next = self.options.clone();
-        let change = match next.set(&name, value.as_deref()) {
-            Ok(c) => c,
+        let effect = match next.set(&name, value.as_deref()) {
+            Ok(e) => e,
             Err(e) => return self.error(&e),
         };
-        if searching
-            && matches!(
-                change,
-                Change::Threads
-                    | Change::Hash
-                    | Change::Strength
-                    | Change::Params
-                    | Change::Variant
-            )
-        {
+        if searching && effect.needs_idle() {
             return self.error(&format!("{name} cannot change during a search"));
         }
-        if matches!(
-            change,
-            Change::Threads | Change::Hash | Change::Strength | Change::Chess960 | Change::Params
-        ) {
+        if matches!(effect, Effect::Engine | Effect::Rules) {
             // Create the engine with the old values, so that applying the new ones can fail
             // (a Hash the machine cannot hold) without losing it.
             self.driver();
         }
         self.options = next;
         let options = self.options.clone();
-        match change {
-            Change::Threads
-            | Change::Hash
-            | Change::Strength
-            | Change::Chess960
-            | Change::Params => {
+        match effect {
+            Effect::Engine | Effect::Rules => {
                 if let Some(d) = self.driver.as_mut() {
                     if let Err(e) = d.apply(&options) {
                         // Keep the option as the engine actually has it.
@@ -228,12 +213,13 @@ impl Uci {
                     }
                 }
             }
-            Change::ClearHash => {
+            Effect::ClearHash => {
                 if let Some(d) = self.driver.as_mut() {
                     d.clear_hash();
                 }
             }
-            Change::Variant => {
+            Effect::NewGame => self.driver().new_game(),
+            Effect::Variant => {
                 // A new game: the old one's engine goes (after its search, if any, has
                 // reported), and the next command builds the new one at its start.
                 if let Some(mut d) = self.driver.take() {
@@ -241,8 +227,8 @@ impl Uci {
                     d.wait();
                 }
             }
-            Change::Note(text) => self.out.line(&format!("info string {text}")),
-            Change::Stored => {}
+            Effect::Note(text) => self.out.line(&format!("info string {text}")),
+            Effect::Stored => {}
         }
     }
 }

@@ -1,38 +1,21 @@
-//! UCI options: their declarations, current values and `setoption` parsing.
+//! UCI options: their table, current values and `setoption` parsing.
 //!
-//! Scheme: one table of [`Decl`]s in the order `uci` prints them; [`Values`] holds the typed
-//! current values. `setoption` splits on the literal tokens `name` and `value` (names and
-//! values may contain spaces), matches names case-insensitively, and rejects what Stockfish
-//! rejects (a `check` other than `true`/`false`, a `spin` out of range or not a number), with
-//! an error the loop prints as `info string error: ...`; the old value stays. Built with the
-//! `tuning` feature, every search parameter of `search::params::TUNABLE` is also a spin
-//! option (for SPSA tuners).
+//! Scheme: one table ([`table`]) of the option core's [`Opt`]s in the order `uci` prints them,
+//! each declared once with its kind and the effect of setting it (see `crate::options`);
+//! [`Values`] holds the typed current values. `setoption` splits on the literal tokens `name`
+//! and `value` (names and values may contain spaces), matches names case-insensitively, and
+//! rejects what Stockfish rejects (a `check` other than `true`/`false`, a `spin` out of range
+//! or not a number), with an error the loop prints as `info string error: ...`; the old value
+//! stays. Built with the `tuning` feature, every search parameter of `search::params::TUNABLE`
+//! is also a spin option (for SPSA tuners).
 
+use std::sync::Arc;
+
+use tetrarch::games::chess::nnue::load_network;
+use tetrarch::nnue::Network;
 use tetrarch::search::params::{Params, TUNABLE};
 
-/// What an option is.
-#[derive(Clone, Debug)]
-pub enum Kind {
-    Check(bool),
-    Spin {
-        default: i64,
-        min: i64,
-        max: i64,
-    },
-    Button,
-    Str(&'static str),
-    Combo {
-        default: &'static str,
-        vars: &'static [&'static str],
-    },
-}
-
-/// One declared option.
-#[derive(Clone, Debug)]
-pub struct Decl {
-    pub name: &'static str,
-    pub kind: Kind,
-}
+use crate::options::{Dialect, Effect, Kind, Opt, Problem};
 
 /// The lowest and highest `UCI_Elo` the strength limiter offers.
 pub const ELO_MIN: i64 = 1320;
@@ -41,129 +24,164 @@ pub const ELO_MAX: i64 = 2300;
 /// The games `UCI_Variant` offers, by their Fairy-Stockfish names; the first is the default.
 pub const VARIANTS: &[&str] = &["chess", "xiangqi"];
 
-pub fn declarations() -> Vec<Decl> {
-    use Kind::*;
-    let mut decls = vec![
-        Decl {
-            name: "Threads",
-            kind: Spin {
-                default: 1,
-                min: 1,
-                max: 256,
+/// Every option, in print order. A new option is one entry here (and its field in [`Values`]).
+pub fn table() -> Vec<Opt<Values>> {
+    use Effect::*;
+    let mut t: Vec<Opt<Values>> = vec![
+        Opt::new("Threads", Kind::spin(1, 1, 256), |v, _, x| {
+            v.threads = x.int() as usize;
+            Ok(Engine)
+        }),
+        Opt::new("Hash", Kind::spin(16, 1, 65536), |v, _, x| {
+            v.hash_mb = x.int() as usize;
+            Ok(Engine)
+        }),
+        Opt::new("Clear Hash", Kind::Button, |_, _, _| Ok(ClearHash)),
+        Opt::new("Ponder", Kind::Check(false), |v, _, x| {
+            v.ponder = x.bool();
+            Ok(Stored)
+        }),
+        Opt::new("MultiPV", Kind::spin(1, 1, 256), |v, _, x| {
+            v.multipv = x.int() as usize;
+            Ok(Stored)
+        }),
+        // Read by every `go`, so it may change during a search.
+        Opt::new("Move Overhead", Kind::spin(10, 0, 5000), |v, _, x| {
+            v.move_overhead_ms = x.int() as u64;
+            Ok(Stored)
+        }),
+        Opt::new("Skill Level", Kind::spin(20, 0, 20), |v, _, x| {
+            v.skill_level = x.int();
+            Ok(Engine)
+        }),
+        Opt::new("UCI_LimitStrength", Kind::Check(false), |v, _, x| {
+            v.limit_strength = x.bool();
+            Ok(Engine)
+        }),
+        Opt::new(
+            "UCI_Elo",
+            Kind::spin(ELO_MIN, ELO_MIN, ELO_MAX),
+            |v, _, x| {
+                v.elo = x.int();
+                Ok(Engine)
             },
-        },
-        Decl {
-            name: "Hash",
-            kind: Spin {
-                default: 16,
-                min: 1,
-                max: 65536,
+        ),
+        Opt::new("UCI_ShowWDL", Kind::Check(false), |v, _, x| {
+            v.show_wdl = x.bool();
+            Ok(Stored)
+        }),
+        Opt::new("UCI_Chess960", Kind::Check(false), |v, _, x| {
+            v.chess960 = x.bool();
+            Ok(Rules)
+        }),
+        Opt::new(
+            "UCI_Variant",
+            Kind::combo(VARIANTS[0], VARIANTS),
+            |v, _, x| {
+                let game = VARIANTS.iter().find(|g| **g == x.text()).copied();
+                match game {
+                    Some(g) if g != v.variant => {
+                        v.variant = g;
+                        Ok(Variant)
+                    }
+                    _ => Ok(Stored),
+                }
             },
-        },
-        Decl {
-            name: "Clear Hash",
-            kind: Button,
-        },
-        Decl {
-            name: "Ponder",
-            kind: Check(false),
-        },
-        Decl {
-            name: "MultiPV",
-            kind: Spin {
-                default: 1,
-                min: 1,
-                max: 256,
-            },
-        },
-        Decl {
-            name: "Move Overhead",
-            kind: Spin {
-                default: 10,
-                min: 0,
-                max: 5000,
-            },
-        },
-        Decl {
-            name: "Skill Level",
-            kind: Spin {
-                default: 20,
-                min: 0,
-                max: 20,
-            },
-        },
-        Decl {
-            name: "UCI_LimitStrength",
-            kind: Check(false),
-        },
-        Decl {
-            name: "UCI_Elo",
-            kind: Spin {
-                default: ELO_MIN,
-                min: ELO_MIN,
-                max: ELO_MAX,
-            },
-        },
-        Decl {
-            name: "UCI_ShowWDL",
-            kind: Check(false),
-        },
-        Decl {
-            name: "UCI_Chess960",
-            kind: Check(false),
-        },
-        Decl {
-            name: "UCI_Variant",
-            kind: Combo {
-                default: VARIANTS[0],
-                vars: VARIANTS,
-            },
-        },
-        Decl {
-            name: "SyzygyPath",
-            kind: Str(""),
-        },
-        Decl {
-            name: "SyzygyProbeDepth",
-            kind: Spin {
-                default: 1,
-                min: 1,
-                max: 100,
-            },
-        },
-        Decl {
-            name: "SyzygyProbeLimit",
-            kind: Spin {
-                default: 7,
-                min: 0,
-                max: 7,
-            },
-        },
+        ),
+        // The chess network evaluation: `Use NNUE` switches it on, `EvalFile` loads another net.
+        Opt::new("Use NNUE", Kind::Check(false), |v, _, x| {
+            let on = x.bool();
+            if on && v.net().is_none() {
+                return Err("Use NNUE: this build embeds no network; set EvalFile first".into());
+            }
+            v.use_nnue = on;
+            Ok(Engine)
+        }),
+        Opt::new("EvalFile", Kind::text(EVAL_FILE_DEFAULT), |v, _, x| {
+            let file = x.text();
+            if file.is_empty() || file == EVAL_FILE_DEFAULT {
+                v.eval_file = EVAL_FILE_DEFAULT.into();
+                v.network = None;
+            } else {
+                let bytes = std::fs::read(file).map_err(|e| format!("EvalFile {file}: {e}"))?;
+                let net = load_network(&bytes).map_err(|e| format!("EvalFile {file}: {e}"))?;
+                v.eval_file = file.to_string();
+                v.network = Some(NetHandle(Arc::new(net)));
+            }
+            Ok(Engine)
+        }),
+        Opt::new("SyzygyPath", Kind::text(""), |v, _, x| {
+            let path = if x.text() == "<empty>" { "" } else { x.text() };
+            v.syzygy_path = path.to_string();
+            Ok(if path.is_empty() {
+                Stored
+            } else {
+                Note("SyzygyPath stored, but this build does not probe tablebases".into())
+            })
+        }),
+        Opt::new("SyzygyProbeDepth", Kind::spin(1, 1, 100), |v, _, x| {
+            v.syzygy_probe_depth = x.int();
+            Ok(Stored)
+        }),
+        Opt::new("SyzygyProbeLimit", Kind::spin(7, 0, 7), |v, _, x| {
+            v.syzygy_probe_limit = x.int();
+            Ok(Stored)
+        }),
     ];
     if cfg!(feature = "tuning") {
         let defaults = Params::DEFAULT;
-        for t in TUNABLE {
-            decls.push(Decl {
-                name: t.name,
-                kind: Spin {
-                    default: defaults.get(t.name).unwrap_or(t.min) as i64,
-                    min: t.min as i64,
-                    max: t.max as i64,
+        for p in TUNABLE {
+            let default = defaults.get(p.name).unwrap_or(p.min) as i64;
+            t.push(Opt::new(
+                p.name,
+                Kind::spin(default, p.min as i64, p.max as i64),
+                |v, name, x| {
+                    v.params.set(name, x.int() as i32);
+                    Ok(Engine)
                 },
-            });
+            ));
         }
     }
-    decls
+    t
 }
 
+/// UCI's spellings: `true`/`false` exactly; errors as Stockfish words them.
+pub const DIALECT: Dialect = Dialect {
+    truths: &["true"],
+    falsehoods: &["false"],
+    fold_case: false,
+    message: |name, kind, v, problem| {
+        let v = v.unwrap_or("");
+        match (problem, kind) {
+            (Problem::Missing, Kind::Check(_)) => format!("{name} needs a value (true or false)"),
+            (Problem::Missing, _) => format!("{name} needs a value"),
+            (Problem::NotBool, _) => format!("{name} takes true or false, not '{v}'"),
+            (Problem::OutOfRange, Kind::Spin { min, max, .. }) => {
+                format!("{name} must lie in {min}..{max}, not {v}")
+            }
+            (Problem::NotOneOf, Kind::Combo { vars, .. }) => {
+                format!(
+                    "{name} '{v}' is not supported (one of: {})",
+                    vars.join(", ")
+                )
+            }
+            _ => format!("{name} takes a whole number, not '{v}'"),
+        }
+    },
+};
+
 /// The `option ...` line of a declaration.
-pub fn declaration_line(d: &Decl) -> String {
+pub fn declaration_line(d: &Opt<Values>) -> String {
     match &d.kind {
         Kind::Check(v) => format!("option name {} type check default {v}", d.name),
         Kind::Spin { default, min, max } => format!(
             "option name {} type spin default {default} min {min} max {max}",
             d.name
         ),
+        // UCI has no real type (and declares no real option): shown as text.
+        Kind::Real { default, .. } => {
+            format!("option name {} type string default {default}", d.name)
+        }
         Kind::Button => format!("option name {} type button", d.name),
         Kind::Str(v) => format!(
             "option name {} type string default {}",
@@ -178,6 +196,27 @@ pub fn declaration_line(d: &Decl) -> String {
             }
             line
         }
+    }
+}
+
+/// `EvalFile`'s value while the embedded network is in use.
+pub const EVAL_FILE_DEFAULT: &str = "<embedded>";
+
+/// A loaded network, compared by identity (two loads of one file are two nets).
+#[derive(Clone)]
+pub struct NetHandle(pub Arc<Network>);
+
+impl PartialEq for NetHandle {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for NetHandle {}
+
+impl std::fmt::Debug for NetHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({}x{})", self.0.inputs, self.0.hidden)
     }
 }
 
@@ -201,6 +240,11 @@ pub struct Values {
     pub syzygy_probe_limit: i64,
     /// Search parameters (options only in `tuning` builds).
     pub params: Params,
+    /// `Use NNUE`: evaluate chess with the network.
+    pub use_nnue: bool,
+    /// `EvalFile` as given, and the network it loaded (`None`: the embedded one, if any).
+    pub eval_file: String,
+    pub network: Option<NetHandle>,
 }
 
 impl Default for Values {
@@ -221,26 +265,11 @@ impl Default for Values {
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
             params: Params::DEFAULT,
+            use_nnue: false,
+            eval_file: EVAL_FILE_DEFAULT.into(),
+            network: None,
         }
     }
-}
-
-/// What a successful `setoption` changed, for the session to act on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
-    Threads,
-    Hash,
-    ClearHash,
-    Strength,
-    Chess960,
-    /// `UCI_Variant` named another game: the session switches to it.
-    Variant,
-    /// A search parameter (`tuning` builds).
-    Params,
-    /// Stored; nothing else to do.
-    Stored,
-    /// Accepted, with a note for the user.
-    Note(String),
 }
 
 /// Splits `setoption`'s arguments into name and value.
@@ -259,121 +288,19 @@ pub fn split_setoption(args: &str) -> Result<(String, Option<String>), String> {
     Ok((name, value))
 }
 
-fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
-    match value {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        Some(v) => Err(format!("{name} takes true or false, not '{v}'")),
-        None => Err(format!("{name} needs a value (true or false)")),
-    }
-}
-
-fn spin(decl: &Decl, value: Option<&str>) -> Result<i64, String> {
-    let Kind::Spin { min, max, .. } = decl.kind else {
-        unreachable!("spin() on a non-spin option")
-    };
-    let v = value.ok_or_else(|| format!("{} needs a value", decl.name))?;
-    let n: i64 = v
-        .parse()
-        .map_err(|_| format!("{} takes a whole number, not '{v}'", decl.name))?;
-    if n < min || n > max {
-        return Err(format!("{} must lie in {min}..{max}, not {n}", decl.name));
-    }
-    Ok(n)
-}
-
 impl Values {
     /// Applies `setoption name <name> value <value>`.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
-        let decls = declarations();
-        let Some(decl) = decls.iter().find(|d| d.name.eq_ignore_ascii_case(name)) else {
-            return Err(format!("unknown option '{name}'"));
-        };
-        let value = value.map(str::trim);
-        Ok(match decl.name {
-            "Threads" => {
-                self.threads = spin(decl, value)? as usize;
-                Change::Threads
-            }
-            "Hash" => {
-                self.hash_mb = spin(decl, value)? as usize;
-                Change::Hash
-            }
-            "Clear Hash" => Change::ClearHash,
-            "Ponder" => {
-                self.ponder = check(decl.name, value)?;
-                Change::Stored
-            }
-            "MultiPV" => {
-                self.multipv = spin(decl, value)? as usize;
-                Change::Stored
-            }
-            "Move Overhead" => {
-                self.move_overhead_ms = spin(decl, value)? as u64;
-                Change::Stored
-            }
-            "Skill Level" => {
-                self.skill_level = spin(decl, value)?;
-                Change::Strength
-            }
-            "UCI_LimitStrength" => {
-                self.limit_strength = check(decl.name, value)?;
-                Change::Strength
-            }
-            "UCI_Elo" => {
-                self.elo = spin(decl, value)?;
-                Change::Strength
-            }
-            "UCI_ShowWDL" => {
-                self.show_wdl = check(decl.name, value)?;
-                Change::Stored
-            }
-            "UCI_Chess960" => {
-                self.chess960 = check(decl.name, value)?;
-                Change::Chess960
-            }
-            "UCI_Variant" => {
-                let v = value.unwrap_or("");
-                let Some(&game) = VARIANTS.iter().find(|g| g.eq_ignore_ascii_case(v)) else {
-                    return Err(format!(
-                        "UCI_Variant '{v}' is not supported (one of: {})",
-                        VARIANTS.join(", ")
-                    ));
-                };
-                if game == self.variant {
-                    Change::Stored
-                } else {
-                    self.variant = game;
-                    Change::Variant
-                }
-            }
-            "SyzygyPath" => {
-                let v = value.unwrap_or("");
-                let v = if v == "<empty>" { "" } else { v };
-                self.syzygy_path = v.to_string();
-                if v.is_empty() {
-                    Change::Stored
-                } else {
-                    Change::Note(
-                        "SyzygyPath stored, but this build does not probe tablebases".into(),
-                    )
-                }
-            }
-            "SyzygyProbeDepth" => {
-                self.syzygy_probe_depth = spin(decl, value)?;
-                Change::Stored
-            }
-            "SyzygyProbeLimit" => {
-                self.syzygy_probe_limit = spin(decl, value)?;
-                Change::Stored
-            }
-            tuned if TUNABLE.iter().any(|t| t.name == tuned) => {
-                let n = spin(decl, value)?;
-                self.params.set(tuned, n as i32);
-                Change::Params
-            }
-            other => return Err(format!("option '{other}' is declared but not handled")),
-        })
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        crate::options::set(&table(), self, name, value, &DIALECT)
+            .unwrap_or_else(|| Err(format!("unknown option '{name}'")))
+    }
+
+    /// The chess network in force: `EvalFile`'s, else the embedded one (if the build has one).
+    pub fn net(&self) -> Option<Arc<Network>> {
+        match &self.network {
+            Some(n) => Some(n.0.clone()),
+            None => tetrarch::games::chess::nnue::embedded_network(),
+        }
     }
 
     /// The strength-limiter level (0..20, fractional), or `None` at full strength.
@@ -434,15 +361,15 @@ mod tests {
 
     #[test]
     fn variant_is_a_combo_of_the_games() {
-        let decls = declarations();
+        let decls = table();
         let d = decls.iter().find(|d| d.name == "UCI_Variant").unwrap();
         assert_eq!(
             declaration_line(d),
             "option name UCI_Variant type combo default chess var chess var xiangqi"
         );
         let mut v = Values::default();
-        assert_eq!(v.set("UCI_Variant", Some("chess")), Ok(Change::Stored));
-        assert_eq!(v.set("uci_variant", Some("Xiangqi")), Ok(Change::Variant));
+        assert_eq!(v.set("UCI_Variant", Some("chess")), Ok(Effect::Stored));
+        assert_eq!(v.set("uci_variant", Some("Xiangqi")), Ok(Effect::Variant));
         assert_eq!(v.variant, "xiangqi");
         assert!(v.set("UCI_Variant", Some("shogi")).is_err());
         assert_eq!(v.variant, "xiangqi");
@@ -451,20 +378,31 @@ mod tests {
     #[test]
     fn values_are_validated_and_kept_on_error() {
         let mut v = Values::default();
-        assert_eq!(v.set("hash", Some("64")), Ok(Change::Hash));
+        assert_eq!(v.set("hash", Some("64")), Ok(Effect::Engine));
         assert_eq!(v.hash_mb, 64);
         assert!(v.set("Hash", Some("0")).is_err());
         assert!(v.set("Hash", Some("lots")).is_err());
         assert_eq!(v.hash_mb, 64);
         assert!(v.set("Ponder", Some("yes")).is_err());
         assert!(v.set("No Such Option", Some("1")).is_err());
-        assert_eq!(v.set("SyzygyPath", Some("")), Ok(Change::Stored));
-        assert_eq!(v.set("SyzygyPath", Some("<empty>")), Ok(Change::Stored));
+        assert_eq!(v.set("SyzygyPath", Some("")), Ok(Effect::Stored));
+        assert_eq!(v.set("SyzygyPath", Some("<empty>")), Ok(Effect::Stored));
         assert!(v.skill_level().is_none());
         v.set("UCI_LimitStrength", Some("true")).unwrap();
         v.set("UCI_Elo", Some("1500")).unwrap();
         let l = v.skill_level().unwrap();
         assert!(l > 0.0 && l < 20.0);
+    }
+
+    #[test]
+    fn declared_defaults_are_the_values_defaults() {
+        for o in table() {
+            let mut v = Values::default();
+            let text = crate::options::default_text(&o.kind);
+            let effect = v.set(o.name, text.as_deref());
+            assert!(effect.is_ok(), "{}: {effect:?}", o.name);
+            assert_eq!(v, Values::default(), "{}", o.name);
+        }
     }
 
     #[test]
@@ -481,10 +419,10 @@ mod tests {
     #[cfg(feature = "tuning")]
     #[test]
     fn tuning_builds_expose_search_parameters() {
-        let decls = declarations();
+        let decls = table();
         assert!(decls.iter().any(|d| d.name == "rfp_margin"));
         let mut v = Values::default();
-        assert_eq!(v.set("rfp_margin", Some("120")), Ok(Change::Params));
+        assert_eq!(v.set("rfp_margin", Some("120")), Ok(Effect::Engine));
         assert_eq!(v.params.rfp_margin, 120);
         assert!(v.set("rfp_margin", Some("100000")).is_err());
     }

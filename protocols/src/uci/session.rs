@@ -29,6 +29,11 @@ pub trait UciGame: 'static {
     fn configure(pos: &mut Self::Pos, options: &Values);
     /// The win/draw/loss per mille for a score (UCI_ShowWDL).
     fn wdl(score: i32) -> (u32, u32, u32);
+    /// The evaluator the options ask for (chess: the network under `Use NNUE`), and a
+    /// signature of that choice so the engine is only rebuilt when it changes.
+    fn evaluator(_options: &Values) -> (Self::Eval, usize) {
+        (Self::Eval::default(), 0)
+    }
 }
 
 /// The object-safe face of a game session.
@@ -62,16 +67,20 @@ pub trait Driver {
 
 pub struct Game<G: UciGame> {
     engine: Engine<G::Pos, G::Eval>,
+    /// The signature of the evaluator the engine has (see [`UciGame::evaluator`]).
+    eval_signature: usize,
 }
 
 impl<G: UciGame> Game<G> {
     pub fn new(options: &Values) -> Game<G> {
         let mut pos = G::Pos::start();
         G::configure(&mut pos, options);
+        let (eval, eval_signature) = G::evaluator(options);
         let mut game = Game {
+            eval_signature,
             engine: Engine::with_options(
                 pos,
-                G::Eval::default(),
+                eval,
                 Options {
                     threads: options.threads,
                     hash_mb: options.hash_mb,
@@ -231,6 +240,11 @@ impl<G: UciGame> Driver for Game<G> {
         let mut pos = self.engine.position().clone();
         G::configure(&mut pos, options);
         self.engine.set_position(pos, &[]);
+        let (eval, signature) = G::evaluator(options);
+        if signature != self.eval_signature {
+            self.engine.set_evaluator(eval);
+            self.eval_signature = signature;
+        }
         hash
     }
 
@@ -247,7 +261,10 @@ impl<G: UciGame> Driver for Game<G> {
     }
 
     fn static_eval(&self) -> i32 {
-        G::Eval::default().evaluate(self.engine.position())
+        self.engine
+            .evaluator()
+            .clone()
+            .evaluate(self.engine.position())
     }
 
     fn genfens(&mut self, args: &str, options: &Values, out: &Output) -> Result<(), String> {

@@ -260,3 +260,151 @@ fn limited_strength_still_plays_legal_moves_quickly() {
     let lines = s.until_bestmove();
     assert!(bestmove(&lines).len() > 9);
 }
+
+#[test]
+fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
+    use tetrarch::nnue::Network;
+    let dir = std::env::temp_dir().join(format!("tetrarch-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A net whose output is its bias alone: 40000 / (181 * 64) * 400 = 1381 cp after rounding.
+    let mut net = Network::zeroed("chess768", 768, 32);
+    net.out_bias = 40_000;
+    let good = dir.join("good.tnn");
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    let garbage = dir.join("garbage.tnn");
+    std::fs::write(&garbage, b"not a network").unwrap();
+    let mut damaged = net.to_bytes();
+    damaged[100] ^= 1;
+    let damaged_path = dir.join("damaged.tnn");
+    std::fs::write(&damaged_path, damaged).unwrap();
+
+    let mut s = Session::new();
+    s.send("eval");
+    let hce = s.take();
+    // The embedded network: another evaluation than the hand-written one.
+    s.send("setoption name Use NNUE value true");
+    s.send("eval");
+    let embedded = s.take();
+    assert_eq!(embedded.len(), 1);
+    assert_ne!(embedded, hce);
+    for bad in [
+        format!(
+            "setoption name EvalFile value {}",
+            dir.join("missing").display()
+        ),
+        format!("setoption name EvalFile value {}", garbage.display()),
+        format!("setoption name EvalFile value {}", damaged_path.display()),
+    ] {
+        s.send(&bad);
+        let out = s.take();
+        assert_eq!(out.len(), 1, "{bad}: {out:?}");
+        assert!(out[0].starts_with("info string error: "), "{bad}: {out:?}");
+    }
+    // Bad files kept the embedded net.
+    s.send("eval");
+    assert_eq!(s.take(), embedded);
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert_eq!(s.take(), Vec::<String>::new());
+    s.send("eval");
+    assert_eq!(s.take(), ["info string static eval 1381 (side to move)"]);
+    // A bad file later keeps the net that was loaded.
+    s.send(&format!(
+        "setoption name EvalFile value {}",
+        garbage.display()
+    ));
+    assert!(s.take()[0].starts_with("info string error: "));
+    s.send("eval");
+    assert_eq!(s.take(), ["info string static eval 1381 (side to move)"]);
+    s.send("go nodes 3000");
+    let lines = s.until_bestmove();
+    assert!(lines.iter().any(|l| l.contains("score cp")), "{lines:?}");
+    s.send("setoption name Use NNUE value false");
+    s.send("eval");
+    assert_eq!(s.take(), hce);
+    // EvalFile <embedded> goes back to the built-in net.
+    s.send("setoption name EvalFile value <embedded>");
+    s.send("setoption name Use NNUE value true");
+    s.send("eval");
+    assert_eq!(s.take(), embedded);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `script` against a fresh session on its own thread and fails (rather than hanging the
+/// test run) unless the session, including dropping it, ends within `limit`.
+fn within(limit: Duration, script: impl FnOnce(&mut Session) + Send + 'static) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut s = Session::new();
+            script(&mut s);
+            drop(s);
+        }));
+        let _ = tx.send(result);
+    });
+    match rx.recv_timeout(limit) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => std::panic::resume_unwind(e),
+        Err(_) => panic!("the session did not end within {limit:?}"),
+    }
+}
+
+/// The move of a `bestmove` line, checked legal in the start position.
+fn legal_from_start(line: &str) {
+    use tetrarch::game::Notation;
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words[0], "bestmove", "{line}");
+    let board = tetrarch::games::chess::Board::from_text(tetrarch::games::chess::START_FEN)
+        .expect("the start position");
+    board
+        .parse_move(words[1])
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+}
+
+#[test]
+fn extreme_clocks_get_a_legal_move_and_the_session_still_quits() {
+    within(Duration::from_secs(120), |s| {
+        s.send("position startpos");
+        for (go, stop) in [
+            // A clock this long is honoured as a very long think: stop it.
+            (
+                "go wtime 9223372036854775807 btime 9223372036854775807",
+                true,
+            ),
+            (
+                "go wtime 2000000000000000000 btime 2000000000000000000",
+                true,
+            ),
+            (
+                "go wtime 1000 winc 9223372036854775807 btime 1000 binc 9223372036854775807",
+                false,
+            ),
+            (
+                "go wtime -9223372036854775808 btime -9223372036854775808",
+                false,
+            ),
+            (
+                "go wtime 9223372036854775807 winc -9223372036854775808 btime 1 binc 1",
+                true,
+            ),
+            ("go wtime 1 movestogo 4294967295 btime 1", false),
+        ] {
+            s.send(go);
+            if stop {
+                std::thread::sleep(Duration::from_millis(50));
+                s.send("stop");
+            }
+            let lines = s.until_bestmove();
+            legal_from_start(bestmove(&lines));
+            s.send("isready");
+            let ready = s.cap.wait_for(&mut s.seen, |l| l == "readyok");
+            assert!(
+                !ready.iter().any(|l| l.starts_with("bestmove")),
+                "{ready:?}"
+            );
+        }
+        // The session still searches and quits.
+        s.send("go depth 2");
+        legal_from_start(bestmove(&s.until_bestmove()));
+        assert!(!s.send("quit"));
+    });
+}

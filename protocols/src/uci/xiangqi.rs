@@ -16,8 +16,7 @@ impl UciGame for Xiangqi {
     type Pos = Board;
     type Eval = XiangqiEval;
     const VARIANT: &'static str = "xiangqi";
-    /// Xiangqi games run a little longer than chess games.
-    const MOVES_LEFT: u32 = 45;
+    const MOVES_LEFT: u32 = <tetrarch::games::Xiangqi as tetrarch::games::Game>::MOVES_LEFT;
 
     fn configure(pos: &mut Board, _options: &Values) {
         pos.set_move_style(MoveStyle::RanksFromOne);

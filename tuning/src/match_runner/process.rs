@@ -1,19 +1,20 @@
-//! A child engine process, or a TCP peer, seen as a stream of timestamped lines.
+//! A child engine process seen as a stream of timestamped lines.
 //!
-//! Scheme: a reader thread owns the engine's output and turns it into [`Incoming`] messages on
-//! a crossbeam channel: each line (or, for DXP, each NUL-terminated message) with the instant it
-//! was read, then `Closed` at end of stream. The runner therefore never blocks on an engine: it
-//! waits on the channel with a deadline, so a hang becomes a timeout and a crash becomes
-//! `Closed`. Times of answers are taken from the reader's timestamps, which keeps the runner's
-//! own scheduling delays out of the engines' clocks. Output is decoded as lossy UTF-8, so
-//! garbage bytes arrive as text the protocol parsers reject, never as an error here.
+//! Scheme: a reader thread (the shared `tetrarch_wire::frames` reader) owns the engine's output
+//! and turns it into [`Incoming`] messages on a crossbeam channel: each line with the instant it
+//! was read, then `Closed` at end of stream. (DXP engines, reached over TCP, have the wire
+//! crate's `dxp::Conn` instead.) The runner therefore never blocks on an engine: it waits on
+//! the channel with a deadline, so a hang becomes a timeout and a crash becomes `Closed`. Times
+//! of answers are taken from the reader's timestamps, which keeps the runner's own scheduling
+//! delays out of the engines' clocks. Output is decoded as lossy UTF-8, so garbage bytes arrive
+//! as text the protocol parsers reject, never as an error here.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crossbeam::channel::{self, Receiver, RecvTimeoutError};
+use tetrarch_wire::frames::{spawn_reader, Frame, Framing};
 
 /// What the reader thread saw.
 #[derive(Debug)]
@@ -31,13 +32,11 @@ pub enum LinkError {
     Closed(String),
 }
 
-/// A bidirectional text link: a writer and a channel of incoming messages.
+/// A bidirectional text link: a writer and a channel of incoming lines.
 pub struct Link {
     label: String,
     writer: Box<dyn Write + Send>,
     rx: Receiver<Incoming>,
-    /// Appended to every message written (newline for pipes, NUL for DXP).
-    terminator: &'static [u8],
     debug: bool,
     closed: bool,
 }
@@ -74,18 +73,9 @@ impl Link {
         let r = self
             .writer
             .write_all(text.as_bytes())
-            .and_then(|_| self.writer.write_all(self.terminator))
+            .and_then(|_| self.writer.write_all(b"\n"))
             .and_then(|_| self.writer.flush());
         r.map_err(|e| LinkError::Closed(format!("write failed: {e}")))
-    }
-
-    /// Drops every message already received.
-    pub fn drain(&mut self) {
-        while let Ok(m) = self.rx.try_recv() {
-            if matches!(m, Incoming::Closed) {
-                self.closed = true;
-            }
-        }
     }
 
     pub fn is_closed(&self) -> bool {
@@ -138,35 +128,28 @@ impl EngineProcess {
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel::unbounded();
-        std::thread::Builder::new()
-            .name(format!("read {label}"))
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let at = Instant::now();
-                            let text = String::from_utf8_lossy(&buf);
-                            let line = text.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(Incoming::Line(line, at)).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-                let _ = tx.send(Incoming::Closed);
-            })
-            .map_err(|e| format!("cannot start reader thread: {e}"))?;
+        let closed = tx.clone();
+        let deliver = move |frame, at| match frame {
+            Frame::Message(line) => tx.send(Incoming::Line(line, at)).is_ok(),
+            Frame::TooLong => true, // lines have no limit
+        };
+        let on_close = move || {
+            let _ = closed.send(Incoming::Closed);
+        };
+        spawn_reader(
+            stdout,
+            Framing::LINES,
+            &format!("read {label}"),
+            deliver,
+            on_close,
+        )
+        .map_err(|e| format!("cannot start reader thread: {e}"))?;
         Ok(EngineProcess {
             child,
             link: Link {
                 label: label.to_string(),
                 writer: Box::new(stdin),
                 rx,
-                terminator: b"\n",
                 debug,
                 closed: false,
             },
@@ -220,63 +203,4 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
         Some(c) => format!("exited with code {c}"),
         None => "exited".into(),
     }
-}
-
-/// Connects to a DXP peer: messages are NUL-terminated; a reader thread splits them.
-pub fn connect_nul_framed(
-    addr: &str,
-    label: &str,
-    debug: bool,
-    timeout: Duration,
-) -> Result<Link, String> {
-    let until = Instant::now() + timeout;
-    // The engine may still be starting its server: retry until the timeout.
-    let stream = loop {
-        match TcpStream::connect(addr) {
-            Ok(s) => break s,
-            Err(e) => {
-                if Instant::now() >= until {
-                    return Err(format!("cannot connect to {addr}: {e}"));
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        }
-    };
-    let _ = stream.set_nodelay(true);
-    let read_half = stream
-        .try_clone()
-        .map_err(|e| format!("cannot clone socket: {e}"))?;
-    let (tx, rx) = channel::unbounded();
-    std::thread::Builder::new()
-        .name(format!("read {label}"))
-        .spawn(move || {
-            let mut reader = BufReader::new(read_half);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(0, &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let at = Instant::now();
-                        if buf.last() == Some(&0) {
-                            buf.pop();
-                        }
-                        let text = String::from_utf8_lossy(&buf).to_string();
-                        if tx.send(Incoming::Line(text, at)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-            let _ = tx.send(Incoming::Closed);
-        })
-        .map_err(|e| format!("cannot start reader thread: {e}"))?;
-    Ok(Link {
-        label: label.to_string(),
-        writer: Box::new(stream),
-        rx,
-        terminator: b"\0",
-        debug,
-        closed: false,
-    })
 }

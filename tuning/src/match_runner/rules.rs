@@ -15,55 +15,8 @@
 
 use tetrarch::game::{GenKind, MoveList, Notation, Outcome, Side};
 
-/// The four games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    Chess,
-    Xiangqi,
-    Go,
-    Draughts,
-}
-
-impl GameKind {
-    pub fn parse(text: &str) -> Result<GameKind, String> {
-        match text.to_ascii_lowercase().as_str() {
-            "chess" | "standard" => Ok(GameKind::Chess),
-            "xiangqi" | "chinese-chess" => Ok(GameKind::Xiangqi),
-            "go" | "weiqi" | "baduk" => Ok(GameKind::Go),
-            "draughts" | "international" | "checkers" => Ok(GameKind::Draughts),
-            _ => Err(format!(
-                "unknown game '{text}' (chess, xiangqi, go or draughts)"
-            )),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Chess => "chess",
-            GameKind::Xiangqi => "xiangqi",
-            GameKind::Go => "go",
-            GameKind::Draughts => "draughts",
-        }
-    }
-
-    /// Points for a win in the game's rule book; a draw is half of it: chess 1 / 0.5 / 0,
-    /// the others 2 / 1 / 0 (RULES.md).
-    pub fn win_points(self) -> f64 {
-        match self {
-            GameKind::Chess => 1.0,
-            _ => 2.0,
-        }
-    }
-
-    /// Names of the two sides, first mover first.
-    pub fn side_names(self) -> [&'static str; 2] {
-        match self {
-            GameKind::Chess | GameKind::Draughts => ["White", "Black"],
-            GameKind::Xiangqi => ["Red", "Black"],
-            GameKind::Go => ["Black", "White"],
-        }
-    }
-}
+/// The four games, as the engine crate names them.
+pub use tetrarch::games::GameKind;
 
 /// A game's rules as the referee uses them.
 pub trait Rules: Send {

@@ -25,7 +25,7 @@ use super::openings::{self, BookFormat, Opening};
 use super::records;
 use super::rules::{new_rules, GameKind, Rules};
 use super::tc::TimeControl;
-use super::tournament::{schedule, standings, Format, Job, Played};
+use super::tournament::{schedule, standings, Format, Played, ScheduledGame};
 use crate::stats::{
     cca, elo_pentanomial, elo_trinomial, nelo_pentanomial, nelo_trinomial, Penta, Sprt, SprtModel,
     SprtState, Wdl,
@@ -147,7 +147,7 @@ pub struct MatchSummary {
 }
 
 enum WorkerMsg {
-    Done(Job, Box<GameRecord>),
+    Done(ScheduledGame, Box<GameRecord>),
     /// An engine failed and `-recover` is off: the match stops.
     Fatal(String),
 }
@@ -209,7 +209,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
         .collect();
 
     let stop = Arc::new(AtomicBool::new(false));
-    let (job_tx, job_rx) = channel::unbounded::<Job>();
+    let (job_tx, job_rx) = channel::unbounded::<ScheduledGame>();
     for j in &jobs {
         let _ = job_tx.send(*j);
     }
@@ -312,7 +312,7 @@ fn worker(
     names: &[String],
     factory: &RulesFactory,
     book: &[Opening],
-    jobs: &channel::Receiver<Job>,
+    jobs: &channel::Receiver<ScheduledGame>,
     results: &channel::Sender<WorkerMsg>,
     stop: &AtomicBool,
 ) {
@@ -367,7 +367,7 @@ fn run_job(
     names: &[String],
     factory: &RulesFactory,
     book: &[Opening],
-    job: &Job,
+    job: &ScheduledGame,
     players: &mut HashMap<usize, Box<dyn Player>>,
 ) -> Result<GameRecord, String> {
     let opening = if book.is_empty() {
@@ -421,7 +421,7 @@ fn run_job(
 fn failed_start(
     config: &MatchConfig,
     names: &[String],
-    job: &Job,
+    job: &ScheduledGame,
     side: Side,
     err: &PlayerError,
     rules: Box<dyn Rules>,
@@ -496,7 +496,7 @@ impl OutputFiles {
     fn write(
         &mut self,
         config: &MatchConfig,
-        job: &Job,
+        job: &ScheduledGame,
         record: &GameRecord,
     ) -> Result<(), String> {
         let err = |e: std::io::Error| format!("cannot write a game record: {e}");
@@ -586,7 +586,7 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, job: &Job, record: &GameRecord) {
+    fn add(&mut self, job: &ScheduledGame, record: &GameRecord) {
         self.finished += 1;
         let Some(first_points) = record.result.points(Side::First) else {
             return;

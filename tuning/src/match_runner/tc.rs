@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use tetrarch::time::{ByoYomi, Clock};
+use tetrarch::time::{ByoYomi, Clock, MAX_CLOCK_MS};
 
 /// How a game's time is limited, for one player.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,6 +60,11 @@ fn parse_seconds(text: &str) -> Result<u64, String> {
     };
     if !secs.is_finite() || secs < 0.0 {
         return Err(bad());
+    }
+    // Over a year would be read as a year by the engines (`time::MAX_CLOCK_MS`), and near
+    // u64::MAX it would wrap to a negative clock: refuse it.
+    if secs * 1000.0 > MAX_CLOCK_MS as f64 {
+        return Err(format!("bad time '{text}': more than a year"));
     }
     Ok((secs * 1000.0).round() as u64)
 }
@@ -323,13 +328,18 @@ impl PlayerClock {
     /// How long the coming move may take before the mover has lost on time, margin included;
     /// `None` without a clock.
     pub fn allowance_ms(&self, margin_ms: u64) -> Option<u64> {
-        let m = margin_ms as i64;
+        // Saturating: a margin or a stack of periods may be large (u32 periods of a year).
+        let m = margin_ms.min(i64::MAX as u64) as i64;
         let t = match self.tc {
-            TimeControl::Clock { .. } | TimeControl::Canadian { .. } => self.remaining_ms + m,
-            TimeControl::ByoYomi { period_ms, .. } => {
-                self.remaining_ms.max(0) + self.periods_left as i64 * period_ms as i64 + m
+            TimeControl::Clock { .. } | TimeControl::Canadian { .. } => {
+                self.remaining_ms.saturating_add(m)
             }
-            TimeControl::MoveTime(ms) => ms as i64 + m,
+            TimeControl::ByoYomi { period_ms, .. } => self
+                .remaining_ms
+                .max(0)
+                .saturating_add((self.periods_left as i64).saturating_mul(period_ms as i64))
+                .saturating_add(m),
+            TimeControl::MoveTime(ms) => (ms as i64).saturating_add(m),
             _ => return None,
         };
         Some(t.max(0) as u64)
@@ -346,7 +356,7 @@ impl PlayerClock {
                 });
             }
         }
-        let used = used_ms as i64;
+        let used = used_ms.min(i64::MAX as u64) as i64;
         match self.tc {
             TimeControl::Clock {
                 moves,
@@ -465,6 +475,39 @@ mod tests {
         );
         for bad in ["", "x", "10+", "0", "-5", "st=", "byoyomi=10+5", "40/x"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Times over a year are refused (as u64 milliseconds they would wrap to a negative i64
+    /// clock), and the longest accepted ones are charged without overflow.
+    #[test]
+    fn absurd_times_are_refused_and_the_longest_do_not_overflow() {
+        for bad in [
+            "1e300",
+            "9223372036854775807",
+            "1+1e300",
+            "st=1e300",
+            "40/1e17",
+            "byoyomi=1e300+30x5",
+            "canadian=0+1e300/25",
+        ] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+        let year = "31536000";
+        for tc in [
+            format!("{year}+{year}"),
+            format!("byoyomi={year}+{year}x4294967295"),
+            format!("canadian={year}+{year}/4294967295"),
+            format!("st={year}"),
+        ] {
+            let tc = TimeControl::parse(&tc).unwrap_or_else(|e| panic!("{tc}: {e}"));
+            let mut c = PlayerClock::new(tc);
+            for _ in 0..3 {
+                assert!(c.allowance_ms(u64::MAX).is_some(), "{tc:?}");
+                let _ = c.view();
+                let _ = c.charge(u64::MAX / 2, u64::MAX);
+                let _ = c.charge(0, 0);
+            }
         }
     }
 

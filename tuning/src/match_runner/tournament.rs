@@ -1,13 +1,13 @@
 //! Tournament schedules, standings and tie-breaks.
 //!
-//! Scheme: a schedule is a list of [`Job`]s, each naming the engine playing first and second,
+//! Scheme: a schedule is a list of [`ScheduledGame`]s, each naming the engine playing first and second,
 //! the opening slot, and the pair it belongs to (the two games of a colour-swapped pair share
 //! an opening). Round robin plays every pairing, gauntlet the first engine against each other
 //! one; `rounds` repeats the whole cycle, `games` sets games per encounter per round. Colours
 //! alternate within an encounter and between rounds.
 //!
 //! Standings use the rule books' points (chess 1 / 0.5 / 0, the others 2 / 1 / 0) and break
-//! ties as RULES.md lists: Sonneborn-Berger (the final scores of the opponents beaten plus
+//! ties in this order: Sonneborn-Berger (the final scores of the opponents beaten plus
 //! half those of the opponents drawn, game by game), then wins, then direct encounter (points
 //! scored in the games among the tied engines), then fewer games with the first move.
 
@@ -34,7 +34,7 @@ impl Format {
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Job {
+pub struct ScheduledGame {
     /// Sequence number, from 1.
     pub number: usize,
     pub round: usize,
@@ -55,7 +55,7 @@ pub fn schedule(
     rounds: usize,
     games: usize,
     repeat: bool,
-) -> Vec<Job> {
+) -> Vec<ScheduledGame> {
     let pairings: Vec<(usize, usize)> = match format {
         Format::Gauntlet => (1..engines).map(|j| (0, j)).collect(),
         Format::RoundRobin => {
@@ -90,7 +90,7 @@ pub fn schedule(
                     opening += 1;
                     (opening - 1, None)
                 };
-                jobs.push(Job {
+                jobs.push(ScheduledGame {
                     number: jobs.len() + 1,
                     round: round + 1,
                     first,
@@ -224,7 +224,7 @@ mod tests {
         let jobs = schedule(3, Format::RoundRobin, 1, 2, true);
         assert_eq!(jobs.len(), 6);
         for (a, b) in [(0, 1), (0, 2), (1, 2)] {
-            let mine: Vec<&Job> = jobs
+            let mine: Vec<&ScheduledGame> = jobs
                 .iter()
                 .filter(|j| (j.first, j.second) == (a, b) || (j.first, j.second) == (b, a))
                 .collect();

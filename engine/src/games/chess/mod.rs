@@ -15,6 +15,7 @@ pub mod eval;
 mod fen;
 mod makemove;
 mod movegen;
+pub mod nnue;
 mod notation;
 mod perft;
 mod position;

@@ -1,5 +1,5 @@
 //! Game results by rule: checkmate and stalemate, threefold repetition, the 50-move rule and
-//! dead positions (RULES.md, chess).
+//! dead positions (the FIDE Laws of Chess, articles 5 and 9).
 //!
 //! Scheme: `rule_outcome(ply)` answers what can be told without generating moves (except the
 //! rare case of a 100-ply clock in check, where mate takes precedence over the 50-move draw):

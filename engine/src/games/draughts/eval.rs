@@ -17,7 +17,7 @@
 
 use super::board::Board;
 use super::squares::{shift, Bits, VALID};
-use super::weights::{self, Weights, COUNT, NAMES};
+use super::weights::{Weights, S};
 use crate::game::{Evaluator, Side};
 use crate::linear::{FormBuilder, LinearEval, LinearForm, WeightInfo};
 
@@ -116,21 +116,21 @@ const HAS_UP_RIGHT: u64 = shift(VALID, 5);
 
 /// Where term counts go: multiplied by weights, or recorded for tuning.
 trait Acc {
-    fn add(&mut self, feature: usize, count: i32);
+    /// Adds `count` times `w`, a pair of the table.
+    fn add(&mut self, w: &S, count: i32);
 }
 
 /// Sums `count * weight` for both phases.
-struct Sum<'a> {
-    w: &'a Weights,
+struct Sum {
     mg: i32,
     eg: i32,
 }
 
-impl Acc for Sum<'_> {
+impl Acc for Sum {
     #[inline(always)]
-    fn add(&mut self, f: usize, n: i32) {
-        self.mg += self.w.mg[f] * n;
-        self.eg += self.w.eg[f] * n;
+    fn add(&mut self, w: &S, n: i32) {
+        self.mg += w.0 * n;
+        self.eg += w.1 * n;
     }
 }
 
@@ -138,15 +138,22 @@ impl Acc for Sum<'_> {
 /// phase, for a tuner: `evaluate = scale((Σ mg[i]·c[i]·phase + Σ eg[i]·c[i]·(40-phase)) / 40)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
-    pub counts: [i32; COUNT],
+    /// By flat index ([`Weights::visit_mut`] order).
+    pub counts: [i32; Weights::LEN],
     /// Men on the board, 0..=40 (40 = pure middlegame weights).
     pub phase: i32,
 }
 
-impl Acc for Trace {
+/// The tracing sink: counts by the flat index of the pair read, in the table at `base`.
+struct Tracing {
+    base: usize,
+    trace: Trace,
+}
+
+impl Acc for Tracing {
     #[inline(always)]
-    fn add(&mut self, f: usize, n: i32) {
-        self.counts[f] += n;
+    fn add(&mut self, w: &S, n: i32) {
+        self.trace.counts[Weights::flat_index(self.base, w)] += n;
     }
 }
 
@@ -158,9 +165,9 @@ struct Signed<'a, A: Acc> {
 
 impl<A: Acc> Signed<'_, A> {
     #[inline(always)]
-    fn add(&mut self, f: usize, n: i32) {
+    fn add(&mut self, w: &S, n: i32) {
         if n != 0 {
-            self.acc.add(f, self.sign * n);
+            self.acc.add(w, self.sign * n);
         }
     }
 }
@@ -172,52 +179,59 @@ fn count(b: u64) -> i32 {
 
 /// One player's terms, for pieces oriented so that its men move towards row 0.
 #[inline(always)]
-fn side_terms<A: Acc>(acc: &mut Signed<'_, A>, men: u64, kings: u64, their: u64, their_kings: u64) {
+fn side_terms<A: Acc>(
+    acc: &mut Signed<'_, A>,
+    w: &Weights,
+    men: u64,
+    kings: u64,
+    their: u64,
+    their_kings: u64,
+) {
     let own = men | kings;
     let empty = VALID & !(own | their);
 
-    acc.add(weights::MAN, count(men));
-    acc.add(weights::KING, count(kings));
+    acc.add(&w.man, count(men));
+    acc.add(&w.king, count(kings));
 
     let mut runaways = 0;
     let mut distance = 0;
     for b in Bits(men) {
         let adv = ADVANCE[b as usize] as usize;
-        acc.add(weights::MAN_ROW + adv, 1);
+        acc.add(&w.man_row[adv], 1);
         if adv >= 3 && their_kings == 0 && CONE[b as usize] & their == 0 {
             runaways += 1;
             distance += 9 - adv as i32;
         }
     }
-    acc.add(weights::RUNAWAY, runaways);
-    acc.add(weights::RUNAWAY_DISTANCE, distance);
+    acc.add(&w.runaway, runaways);
+    acc.add(&w.runaway_distance, distance);
 
-    acc.add(weights::CENTRE, count(men & CENTRE));
-    acc.add(weights::EDGE, count(men & EDGE_FILES));
+    acc.add(&w.centre, count(men & CENTRE));
+    acc.add(&w.edge, count(men & EDGE_FILES));
     acc.add(
-        weights::IMBALANCE,
+        &w.imbalance,
         (count(men & LEFT_HALF) - count(men & RIGHT_HALF)).abs(),
     );
 
     let outposts = men & OUTPOSTS;
-    acc.add(weights::OUTPOST, count(outposts));
+    acc.add(&w.outpost, count(outposts));
     acc.add(
-        weights::OUTPOST_SUPPORT,
+        &w.outpost_support,
         count(shift(outposts, 5) & own) + count(shift(outposts, 6) & own),
     );
     // An own piece right behind (down-left +5, down-right +6) covers a man from behind.
     acc.add(
-        weights::SUPPORTED,
+        &w.supported,
         count(men & (shift(own, -5) | shift(own, -6) | BACK_ROW)),
     );
 
     let steps_left = shift(men, -6) & empty;
     let steps_right = shift(men, -5) & empty;
-    acc.add(weights::MOBILITY, count(steps_left) + count(steps_right));
+    acc.add(&w.mobility, count(steps_left) + count(steps_right));
     // Men three or fewer rows from crowning (rows 1-3) with a free square ahead.
     let near = men & (0b11111u64 << 5 | 0b11111u64 << 11 | 0b11111u64 << 16) & VALID;
     acc.add(
-        weights::BREAKTHROUGH,
+        &w.breakthrough,
         count(near & (shift(empty, 6) | shift(empty, 5))),
     );
     // Both forward squares an enemy or the edge, and at least one an enemy.
@@ -225,34 +239,35 @@ fn side_terms<A: Acc>(acc: &mut Signed<'_, A>, men: u64, kings: u64, their: u64,
     let enemy_ur = shift(their, 5);
     let locked =
         men & (!HAS_UP_LEFT | enemy_ul) & (!HAS_UP_RIGHT | enemy_ur) & (enemy_ul | enemy_ur);
-    acc.add(weights::LOCKED, count(locked));
+    acc.add(&w.locked, count(locked));
 
     if kings != 0 {
-        acc.add(weights::KING_DIAGONAL, count(kings & MAIN_DIAGONAL));
+        acc.add(&w.king_diagonal, count(kings & MAIN_DIAGONAL));
         let mut around = 0;
         for d in [-6, -5, 5, 6] {
             around += count(shift(kings, d) & empty);
         }
-        acc.add(weights::KING_MOBILITY, around);
+        acc.add(&w.king_mobility, around);
     }
 }
 
 /// Feeds every term of the position to `acc` (White minus Black); returns the phase.
 #[inline(always)]
-fn terms<A: Acc>(acc: &mut A, board: &Board) -> i32 {
+fn terms<A: Acc>(acc: &mut A, t: &Weights, board: &Board) -> i32 {
     let (w, b) = (board.pieces(Side::First), board.pieces(Side::Second));
     let (wk, bk) = (board.kings(Side::First), board.kings(Side::Second));
     let (wm, bm) = (w & !wk, b & !bk);
-    side_terms(&mut Signed { acc, sign: 1 }, wm, wk, b, bk);
+    side_terms(&mut Signed { acc, sign: 1 }, t, wm, wk, b, bk);
     side_terms(
         &mut Signed { acc, sign: -1 },
+        t,
         rotate(bm),
         rotate(bk),
         rotate(w),
         rotate(wk),
     );
     let pieces = count(w | b);
-    acc.add(weights::TRADE, (count(w) - count(b)) * (40 - pieces).max(0));
+    acc.add(&t.trade, (count(w) - count(b)) * (40 - pieces).max(0));
     count(wm | bm).min(40)
 }
 
@@ -293,8 +308,8 @@ fn scale_eighths(board: &Board, v: i32) -> i32 {
 
 /// The evaluation of `board` under `w`, from the side to move's view.
 pub fn evaluate_with(w: &Weights, board: &Board) -> i32 {
-    let mut sum = Sum { w, mg: 0, eg: 0 };
-    let phase = terms(&mut sum, board);
+    let mut sum = Sum { mg: 0, eg: 0 };
+    let phase = terms(&mut sum, w, board);
     let v = finish(board, sum.mg, sum.eg, phase);
     if board.side() == Side::First {
         v
@@ -305,15 +320,20 @@ pub fn evaluate_with(w: &Weights, board: &Board) -> i32 {
 
 /// The coefficients of every weight in `board`'s evaluation, for tuning (see [`Trace`]).
 pub fn trace(board: &Board) -> Trace {
-    let mut t = Trace {
-        counts: [0; COUNT],
-        phase: 0,
+    // Any table will do: only the addresses of its pairs are read.
+    let w = Weights::zero();
+    let mut t = Tracing {
+        base: &w as *const Weights as usize,
+        trace: Trace {
+            counts: [0; Weights::LEN],
+            phase: 0,
+        },
     };
-    t.phase = terms(&mut t, board);
-    t
+    t.trace.phase = terms(&mut t, &w, board);
+    t.trace
 }
 
-/// The draughts [`Evaluator`]: a weight table (by default the tuned one, [`Weights::TUNED`]).
+/// The draughts [`Evaluator`]: a weight table (by default the tuned one, [`Weights::tuned`]).
 #[derive(Clone, Debug)]
 pub struct Eval {
     weights: Weights,
@@ -326,7 +346,7 @@ impl Eval {
 
     /// Material only: the baseline the full evaluation is measured against.
     pub fn material_only() -> Eval {
-        Eval::new(Weights::MATERIAL_ONLY)
+        Eval::new(Weights::material_only())
     }
 
     pub fn weights(&self) -> &Weights {
@@ -336,7 +356,7 @@ impl Eval {
 
 impl Default for Eval {
     fn default() -> Self {
-        Eval::new(Weights::TUNED)
+        Eval::new(Weights::tuned())
     }
 }
 
@@ -347,51 +367,29 @@ impl Evaluator<Board> for Eval {
     }
 }
 
-/// Weight `i`'s term name and index within the term (the rows of `man_row` are one term).
-fn weight_name(i: usize) -> (&'static str, usize) {
-    if (weights::MAN_ROW..weights::CENTRE).contains(&i) {
-        ("man_row", i - weights::MAN_ROW)
-    } else {
-        (NAMES[i], 0)
-    }
-}
-
 impl LinearEval<Board> for Eval {
     fn weight_list(&self) -> Vec<WeightInfo> {
-        (0..COUNT)
-            .map(|i| {
-                let (name, index) = weight_name(i);
-                WeightInfo {
-                    name,
-                    index,
-                    mg: self.weights.mg[i],
-                    eg: self.weights.eg[i],
-                }
+        let mut list = Vec::with_capacity(Weights::LEN);
+        self.weights.clone().visit_mut(|name, index, s| {
+            list.push(WeightInfo {
+                name,
+                index,
+                mg: s.0,
+                eg: s.1,
             })
-            .collect()
+        });
+        list
     }
 
     fn with_weights(&self, values: &[(i32, i32)]) -> Result<Eval, String> {
-        if values.len() != COUNT {
-            return Err(format!(
-                "the draughts table has {COUNT} weight pairs, not {}",
-                values.len()
-            ));
-        }
-        let mut w = Weights::ZERO;
-        for (i, &(mg, eg)) in values.iter().enumerate() {
-            w = w.with(i, mg, eg);
-        }
-        Ok(Eval::new(w))
+        Ok(Eval::new(Weights::from_flat(&self.weights, values)?))
     }
 
     /// [`trace`]'s counts with the phase blend folded in, times the drawish-endgame factor
     /// that the current weights' sum selects (it depends on the sign of the evaluation only).
     fn linear_form(&mut self, b: &Board) -> LinearForm {
         let t = trace(b);
-        let w = &self.weights;
-        let mg: i32 = (0..COUNT).map(|i| w.mg[i] * t.counts[i]).sum();
-        let eg: i32 = (0..COUNT).map(|i| w.eg[i] * t.counts[i]).sum();
+        let (mg, eg) = weighted_sums(&self.weights, &t);
         let v = (mg * t.phase + eg * (40 - t.phase)) / 40;
         let f = scale_eighths(b, v) as f32 / 8.0;
         let mg_f = t.phase as f32 / 40.0 * f;
@@ -410,13 +408,24 @@ impl LinearEval<Board> for Eval {
     }
 }
 
+/// The phase halves of the evaluation before blending: `t`'s counts times `w`'s pairs.
+fn weighted_sums(w: &Weights, t: &Trace) -> (i32, i32) {
+    let (mut mg, mut eg, mut i) = (0, 0, 0);
+    w.clone().visit_mut(|_, _, s| {
+        mg += s.0 * t.counts[i];
+        eg += s.1 * t.counts[i];
+        i += 1;
+    });
+    (mg, eg)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Notation;
 
     fn eval(fen: &str) -> i32 {
-        evaluate_with(&Weights::DEFAULT, &Board::from_text(fen).unwrap())
+        evaluate_with(&Weights::handset(), &Board::from_text(fen).unwrap())
     }
 
     /// The same position with colours swapped and the board turned round.
@@ -499,17 +508,11 @@ mod tests {
             "B:WK10,K20,K30,K40:BK45",
             "W:W16,40,45:B4,5,35",
         ];
-        for weights in [Weights::DEFAULT, Weights::MATERIAL_ONLY] {
+        for weights in [Weights::handset(), Weights::material_only()] {
             let mut e = Eval::new(weights);
             let list = e.weight_list();
-            assert_eq!(list.len(), COUNT);
-            assert_eq!(
-                (
-                    list[weights::MAN_ROW + 2].name,
-                    list[weights::MAN_ROW + 2].index
-                ),
-                ("man_row", 2)
-            );
+            assert_eq!(list.len(), Weights::LEN);
+            assert_eq!((list[4].name, list[4].index), ("man_row", 2));
             let pairs: Vec<(f32, f32)> = list.iter().map(|w| (w.mg as f32, w.eg as f32)).collect();
             for fen in fens {
                 let b = Board::from_text(fen).unwrap();
@@ -540,9 +543,8 @@ mod tests {
         ] {
             let b = Board::from_text(fen).unwrap();
             let t = trace(&b);
-            let w = Weights::DEFAULT;
-            let mg: i32 = (0..COUNT).map(|i| w.mg[i] * t.counts[i]).sum();
-            let eg: i32 = (0..COUNT).map(|i| w.eg[i] * t.counts[i]).sum();
+            let w = Weights::handset();
+            let (mg, eg) = weighted_sums(&w, &t);
             let white = finish(&b, mg, eg, t.phase);
             let stm = if b.side() == Side::First {
                 white

@@ -1,5 +1,5 @@
 //! Game results by rule: no pieces, repetition, the 25-move rule and the 16- and 5-move rules
-//! against a lone king (FMJD, as stated in RULES.md).
+//! against a lone king (the FMJD rules of international draughts).
 //!
 //! Scheme: the board keeps the counters current in `make` so that [`Board::rule_result`] only
 //! compares numbers and scans the few keys since the last irreversible move.

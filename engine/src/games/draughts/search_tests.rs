@@ -66,7 +66,7 @@ fn quiescence_plays_out_the_compulsory_recapture() {
     let (best, score, pv) = search_with(
         "W:W31,32,45,48:B3,16,22,27,40",
         1,
-        Eval::new(super::weights::Weights::DEFAULT),
+        Eval::new(super::weights::Weights::handset()),
     );
     assert_eq!(best, "45x34x40");
     assert!(pv.len() >= 2 && pv[1] == "27x36x31", "{pv:?}");

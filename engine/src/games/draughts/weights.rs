@@ -8,226 +8,99 @@
 //! coefficients the evaluation multiplies by these weights; the only non-linear step (the
 //! drawish-endgame scaling) is applied after the sum. The tuner writes its table as the Rust
 //! source of `tuned.rs` ([`Weights::tuned_source`]). The table also round-trips through a plain
-//! text form, one `name mg eg` line per weight, so other values can be loaded without a rebuild.
+//! text form, one `name mg eg` line per weight (`man_row_3` for a row), so other values can be
+//! loaded without a rebuild.
 //!
 //! Units: a man in the middlegame is 100. Features are counted from each player's own side
 //! ("rows advanced" from the player's back row, "left" as the player sees the board).
 
-/// Men, then kings.
-pub const MAN: usize = 0;
-pub const KING: usize = 1;
-/// Men by rows advanced from their own back row (0 = back row .. 8 = one step from crowning):
-/// tempo and development.
-pub const MAN_ROW: usize = 2;
-const MAN_ROWS: usize = 9;
-/// Men on the six central squares (22-24 and 27-29).
-pub const CENTRE: usize = MAN_ROW + MAN_ROWS;
-/// Men on the side files.
-pub const EDGE: usize = CENTRE + 1;
-/// |men on the left half - men on the right half|: left-right balance.
-pub const IMBALANCE: usize = EDGE + 1;
-/// Men on the three central squares of the fifth row (White's 22-24): outposts.
-pub const OUTPOST: usize = IMBALANCE + 1;
-/// Own pieces on the two squares right behind an outpost.
-pub const OUTPOST_SUPPORT: usize = OUTPOST + 1;
-/// Men with an own piece right behind them (or on the back row): they cannot be attacked
-/// from behind.
-pub const SUPPORTED: usize = OUTPOST_SUPPORT + 1;
-/// Men with no enemy piece in the cone ahead of them and no enemy king on the board: they
-/// crown unless something changes. Counted once per runaway ...
-pub const RUNAWAY: usize = SUPPORTED + 1;
-/// ... and once per row each runaway still has to go.
-pub const RUNAWAY_DISTANCE: usize = RUNAWAY + 1;
-/// Men three or fewer rows from crowning with an empty square ahead: breakthroughs.
-pub const BREAKTHROUGH: usize = RUNAWAY_DISTANCE + 1;
-/// Men whose every forward square is an enemy piece or the edge: locked formations.
-pub const LOCKED: usize = BREAKTHROUGH + 1;
-/// Forward steps the men can make to empty squares.
-pub const MOBILITY: usize = LOCKED + 1;
-/// Kings on the main diagonal (46-5).
-pub const KING_DIAGONAL: usize = MOBILITY + 1;
-/// Empty squares next to a king.
-pub const KING_MOBILITY: usize = KING_DIAGONAL + 1;
-/// Piece-count lead times the number of pieces already traded (40 - pieces on the board):
-/// trading down when ahead.
-pub const TRADE: usize = KING_MOBILITY + 1;
-/// Number of weights.
-pub const COUNT: usize = TRADE + 1;
+pub use crate::linear::S;
 
-/// The weights' names, in table order.
-pub const NAMES: [&str; COUNT] = [
-    "man",
-    "king",
-    "man_row_0",
-    "man_row_1",
-    "man_row_2",
-    "man_row_3",
-    "man_row_4",
-    "man_row_5",
-    "man_row_6",
-    "man_row_7",
-    "man_row_8",
-    "centre",
-    "edge",
-    "imbalance",
-    "outpost",
-    "outpost_support",
-    "supported",
-    "runaway",
-    "runaway_distance",
-    "breakthrough",
-    "locked",
-    "mobility",
-    "king_diagonal",
-    "king_mobility",
-    "trade",
-];
-
-/// A full set of weights: `mg[i]` and `eg[i]` for feature `i`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    pub mg: [i32; COUNT],
-    pub eg: [i32; COUNT],
+crate::weights! {
+    /// A full set of weights, one pair per feature. The hand-set defaults
+    /// ([`Weights::handset`]) are the tuner's starting point; the evaluator plays with
+    /// [`Weights::tuned`] (`tuned.rs`), fitted from them by `tetrarch-tune texel -game
+    /// draughts` on self-play games, which beat them by SPRT: +126 +/- 39 Elo, 134 wins,
+    /// 48 losses and 65 draws in 247 games at 10,000 nodes per move.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Weights for "draughts", rows 9, defaults handset {
+        /// Men, then kings.
+        pub man: S = S(100, 100),
+        pub king: S = S(300, 330),
+        /// Men by rows advanced from their own back row (0 = back row .. 8 = one step from
+        /// crowning): tempo and development.
+        pub man_row: [S; 9] = [
+            S(2, 0),
+            S(0, 4),
+            S(3, 8),
+            S(6, 14),
+            S(9, 22),
+            S(11, 32),
+            S(12, 45),
+            S(16, 60),
+            S(24, 80),
+        ],
+        /// Men on the six central squares (22-24 and 27-29).
+        pub centre: S = S(10, 4),
+        /// Men on the side files.
+        pub edge: S = S(-8, -2),
+        /// |men on the left half - men on the right half|: left-right balance.
+        pub imbalance: S = S(-4, -2),
+        /// Men on the three central squares of the fifth row (White's 22-24): outposts.
+        pub outpost: S = S(6, 4),
+        /// Own pieces on the two squares right behind an outpost.
+        pub outpost_support: S = S(4, 2),
+        /// Men with an own piece right behind them (or on the back row): they cannot be
+        /// attacked from behind.
+        pub supported: S = S(3, 2),
+        /// Men with no enemy piece in the cone ahead of them and no enemy king on the board:
+        /// they crown unless something changes. Counted once per runaway ...
+        pub runaway: S = S(120, 150),
+        /// ... and once per row each runaway still has to go.
+        pub runaway_distance: S = S(-12, -10),
+        /// Men three or fewer rows from crowning with an empty square ahead: breakthroughs.
+        pub breakthrough: S = S(10, 20),
+        /// Men whose every forward square is an enemy piece or the edge: locked formations.
+        pub locked: S = S(-6, -10),
+        /// Forward steps the men can make to empty squares.
+        pub mobility: S = S(2, 3),
+        /// Kings on the main diagonal (46-5).
+        pub king_diagonal: S = S(20, 25),
+        /// Empty squares next to a king.
+        pub king_mobility: S = S(2, 3),
+        /// Piece-count lead times the number of pieces already traded (40 - pieces on the
+        /// board): trading down when ahead.
+        pub trade: S = S(1, 1),
+    }
 }
 
 impl Weights {
-    /// The hand-set table, the tuner's starting point. The evaluator plays with
-    /// [`Weights::TUNED`] (`tuned.rs`), fitted from it by `tetrarch-tune texel -game draughts`
-    /// on self-play games, which beat it by SPRT: +126 +/- 39 Elo, 134 wins, 48 losses and
-    /// 65 draws in 247 games at 10,000 nodes per move.
-    pub const DEFAULT: Weights = {
-        let mut w = Weights {
-            mg: [0; COUNT],
-            eg: [0; COUNT],
-        };
-        w = w.with(MAN, 100, 100);
-        w = w.with(KING, 300, 330);
-        let rows_mg = [2, 0, 3, 6, 9, 11, 12, 16, 24];
-        let rows_eg = [0, 4, 8, 14, 22, 32, 45, 60, 80];
-        let mut r = 0;
-        while r < MAN_ROWS {
-            w = w.with(MAN_ROW + r, rows_mg[r], rows_eg[r]);
-            r += 1;
-        }
-        w = w.with(CENTRE, 10, 4);
-        w = w.with(EDGE, -8, -2);
-        w = w.with(IMBALANCE, -4, -2);
-        w = w.with(OUTPOST, 6, 4);
-        w = w.with(OUTPOST_SUPPORT, 4, 2);
-        w = w.with(SUPPORTED, 3, 2);
-        w = w.with(RUNAWAY, 120, 150);
-        w = w.with(RUNAWAY_DISTANCE, -12, -10);
-        w = w.with(BREAKTHROUGH, 10, 20);
-        w = w.with(LOCKED, -6, -10);
-        w = w.with(MOBILITY, 2, 3);
-        w = w.with(KING_DIAGONAL, 20, 25);
-        w = w.with(KING_MOBILITY, 2, 3);
-        w = w.with(TRADE, 1, 1);
-        w
-    };
+    /// The table fitted to self-play results (`tuned.rs`) over the hand-set defaults.
+    pub fn tuned() -> Weights {
+        Weights::handset().overlay(super::tuned::TUNED)
+    }
 
     /// Every weight zero, the base the other tables are built on.
-    pub const ZERO: Weights = Weights {
-        mg: [0; COUNT],
-        eg: [0; COUNT],
-    };
+    pub fn zero() -> Weights {
+        let mut w = Weights::handset();
+        w.visit_mut(|_, _, s| *s = S(0, 0));
+        w
+    }
 
     /// Material only (man 100, king 300), every positional weight zero: the baseline the
     /// evaluation is measured against.
-    pub const MATERIAL_ONLY: Weights = Weights::ZERO.with(MAN, 100, 100).with(KING, 300, 300);
-
-    /// A copy with one weight changed.
-    pub const fn with(mut self, index: usize, mg: i32, eg: i32) -> Weights {
-        self.mg[index] = mg;
-        self.eg[index] = eg;
-        self
-    }
-
-    /// The table as text: one `name mg eg` line per weight.
-    pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        for (i, name) in NAMES.iter().enumerate() {
-            s.push_str(&format!("{name} {} {}\n", self.mg[i], self.eg[i]));
+    pub fn material_only() -> Weights {
+        Weights {
+            man: S(100, 100),
+            king: S(300, 300),
+            ..Weights::zero()
         }
-        s
-    }
-
-    /// Reads `name mg eg` lines over a copy of `self`; blank lines and `#` comments are
-    /// skipped. An unknown name or a malformed line is an error naming it.
-    pub fn parse_over(&self, text: &str) -> Result<Weights, String> {
-        let mut w = *self;
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let [name, mg, eg] = fields[..] else {
-                return Err(format!("line {}: expected 'name mg eg'", n + 1));
-            };
-            let i = NAMES
-                .iter()
-                .position(|&x| x == name)
-                .ok_or_else(|| format!("line {}: unknown weight '{name}'", n + 1))?;
-            let parse = |t: &str| {
-                t.parse::<i32>()
-                    .ok()
-                    .filter(|v| v.abs() <= 10_000)
-                    .ok_or_else(|| format!("line {}: '{t}' is not a weight", n + 1))
-            };
-            w.mg[i] = parse(mg)?;
-            w.eg[i] = parse(eg)?;
-        }
-        Ok(w)
-    }
-}
-
-impl Weights {
-    /// The name of weight `i` as the source spells its index: `MAN_ROW + 3`, `KING`.
-    fn index_expr(i: usize) -> String {
-        if i == MAN_ROW {
-            "MAN_ROW".into()
-        } else if (MAN_ROW..MAN_ROW + MAN_ROWS).contains(&i) {
-            format!("MAN_ROW + {}", i - MAN_ROW)
-        } else {
-            NAMES[i].to_uppercase()
-        }
-    }
-
-    /// The table as the Rust source of `engine/src/games/draughts/tuned.rs`: a constant
-    /// `Weights::TUNED` built weight by weight, with `doc` in the module documentation.
-    pub fn tuned_source(&self, doc: &str) -> String {
-        let mut out = String::new();
-        out.push_str(
-            "//! The draughts evaluation's weights fitted by `tetrarch-tune texel`.\n//!\n",
-        );
-        for line in doc.lines() {
-            out.push_str(format!("//! {line}").trim_end());
-            out.push('\n');
-        }
-        out.push_str("//!\n//! Generated: regenerate with the tuner rather than edit by hand.\n\n");
-        out.push_str("use super::weights::*;\n\nimpl Weights {\n");
-        out.push_str(
-            "    /// The table fitted to self-play results (see the module documentation).\n",
-        );
-        out.push_str("    pub const TUNED: Weights = Weights::ZERO\n");
-        for i in 0..COUNT {
-            out.push_str(&format!(
-                "        .with({}, {}, {}){}\n",
-                Self::index_expr(i),
-                self.mg[i],
-                self.eg[i],
-                if i + 1 == COUNT { ";" } else { "" }
-            ));
-        }
-        out.push_str("}\n");
-        out
     }
 }
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights::DEFAULT
+        Weights::handset()
     }
 }
 
@@ -237,31 +110,35 @@ mod tests {
 
     #[test]
     fn text_round_trips_and_rejects_nonsense() {
-        let w = Weights::DEFAULT;
-        assert_eq!(Weights::MATERIAL_ONLY.parse_over(&w.to_text()), Ok(w));
+        let w = Weights::handset();
+        assert_eq!(Weights::material_only().parse_over(&w.to_text()), Ok(w));
         let changed = w.parse_over("# tuned\nking 310 340\n\n").unwrap();
-        assert_eq!((changed.mg[KING], changed.eg[KING]), (310, 340));
-        assert_eq!(changed.mg[MAN], 100);
+        assert_eq!(changed.king, S(310, 340));
+        assert_eq!(changed.man, S(100, 100));
         assert!(w.parse_over("queen 900 900").is_err());
         assert!(w.parse_over("king 3x0 1").is_err());
         assert!(w.parse_over("king 1").is_err());
-        assert_eq!(NAMES.len(), COUNT);
-        assert_eq!(NAMES[TRADE], "trade");
-        assert_eq!(NAMES[MAN_ROW + 8], "man_row_8");
+        let text = w.to_text();
+        assert_eq!(text.lines().count(), Weights::LEN);
+        assert!(text.contains("\nman_row_8 24 80\n"), "{text}");
+        assert!(text.ends_with("\ntrade 1 1\n"), "{text}");
+        let rows = w.parse_over("man_row_3 -7 23").unwrap();
+        assert_eq!(rows.man_row[3], S(-7, 23));
     }
 
+    /// The engine's table file is the writer's output: a tuner's file replaces it as it is.
     #[test]
-    fn source_form_names_every_weight_with_its_values() {
-        let w = Weights::DEFAULT
-            .with(KING, 311, 342)
-            .with(MAN_ROW + 4, -7, 23);
-        let src = w.tuned_source("a test\nsecond line");
+    fn the_tuned_file_is_what_the_writer_writes() {
+        let file = include_str!("tuned.rs");
+        assert_eq!(
+            Weights::overlay_errors(super::super::tuned::TUNED),
+            Vec::<String>::new()
+        );
+        let doc = crate::linear::generated_doc(file);
+        assert_eq!(Weights::tuned().tuned_source(&doc), file);
+        let src = Weights::handset().tuned_source("a test\nsecond line");
         assert!(src.contains("//! a test\n//! second line\n"));
-        assert!(src.contains("pub const TUNED: Weights = Weights::ZERO\n"));
-        assert!(src.contains("        .with(KING, 311, 342)\n"));
-        assert!(src.contains("        .with(MAN_ROW + 4, -7, 23)\n"));
-        assert!(src.contains("        .with(MAN_ROW, 2, 0)\n"));
-        assert!(src.contains("        .with(TRADE, 1, 1);\n}\n"));
-        assert_eq!(src.matches(".with(").count(), COUNT);
+        assert!(src.contains("    (\"king\", &[(300, 330)]),\n"), "{src}");
+        assert!(src.contains("    (\"trade\", &[(1, 1)]),\n];\n"), "{src}");
     }
 }

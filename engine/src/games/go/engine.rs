@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::board::{Board, Illegal, Move, BLACK, EMPTY, WHITE};
 use super::record::{HandicapError, Record};
 use crate::game::{MctsState, Side};
-use crate::mcts::{self, Limits, Mcts, Snapshot};
+use crate::mcts::{self, Mcts, PlayoutLimits, Snapshot};
 use crate::time::{self, ByoYomi, Clock};
 
 /// The engine's settings.
@@ -103,6 +103,30 @@ pub enum Status {
     Alive,
     Dead,
     Seki,
+}
+
+/// What `genmove` is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveRequest {
+    pub side: Side,
+    /// Play the move chosen (`genmove`), or only name it (`reg_genmove`).
+    pub commit: bool,
+    /// Do not pass while dead opponent stones remain (`kgs-genmove_cleanup`).
+    pub cleanup: bool,
+    /// Interval of progress reports (none: no reports).
+    pub interval: Option<Duration>,
+}
+
+impl MoveRequest {
+    /// A plain `genmove` for `side`.
+    pub fn play(side: Side) -> MoveRequest {
+        MoveRequest {
+            side,
+            commit: true,
+            cleanup: false,
+            interval: None,
+        }
+    }
 }
 
 /// Analysis request.
@@ -251,6 +275,20 @@ impl GoEngine {
     fn reset_search(&mut self) {
         self.mcts.clear();
         self.ownership = None;
+    }
+
+    /// After a search failed (panicked) part way: forget what it may have left half done (the
+    /// tree, the cached judgement), keep the game, its clocks and the settings.
+    pub fn recover_from_failed_search(&mut self) {
+        self.mcts.recover();
+        self.ownership = None;
+        self.last_search = None;
+    }
+
+    /// The search, for tests that make it fail.
+    #[cfg(test)]
+    pub(crate) fn mcts_mut(&mut self) -> &mut Mcts<Board> {
+        &mut self.mcts
     }
 
     /// Replaces the game (after `loadsgf`).
@@ -574,6 +612,29 @@ impl GoEngine {
         interval: Option<Duration>,
         report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
     ) -> Decision {
+        let request = MoveRequest {
+            side,
+            commit,
+            cleanup,
+            interval,
+        };
+        self.genmove_until(&request, &AtomicBool::new(false), report)
+    }
+
+    /// [`genmove`](GoEngine::genmove), cut short when `stop` is set: the move is then chosen
+    /// from what the search found so far.
+    pub fn genmove_until(
+        &mut self,
+        request: &MoveRequest,
+        stop: &AtomicBool,
+        report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
+    ) -> Decision {
+        let MoveRequest {
+            side,
+            commit,
+            cleanup,
+            interval,
+        } = *request;
         let started = Instant::now();
         self.prepare_search();
         let root = self.position_for(side);
@@ -592,7 +653,7 @@ impl GoEngine {
                 root_filter = Some(f);
             }
         }
-        let limits = Limits {
+        let limits = PlayoutLimits {
             playouts: self.settings.max_playouts,
             visits: None,
             time: Some(budget),
@@ -600,11 +661,10 @@ impl GoEngine {
             report_every: interval,
             root_filter,
         };
-        let stop = AtomicBool::new(false);
         let snap = {
             let rb = &root;
             self.mcts
-                .search(&root, &limits, &stop, &mut |s: &Snapshot<Move>| {
+                .search(&root, &limits, stop, &mut |s: &Snapshot<Move>| {
                     report(rb, s)
                 })
         };
@@ -728,10 +788,10 @@ impl GoEngine {
             }
             root_filter = Some(f);
         }
-        let limits = Limits {
+        let limits = PlayoutLimits {
             report_every: Some(request.interval.max(Duration::from_millis(10))),
             root_filter,
-            ..Limits::default()
+            ..PlayoutLimits::default()
         };
         let rb = &root;
         let snap = self
@@ -749,10 +809,10 @@ impl GoEngine {
         if root.is_over() {
             return;
         }
-        let limits = Limits {
+        let limits = PlayoutLimits {
             // Do not let a forgotten ponder fill the arena forever: it stops at the cap.
             visits: Some(50_000_000),
-            ..Limits::default()
+            ..PlayoutLimits::default()
         };
         self.mcts.search(&root, &limits, stop, &mut |_| {});
     }
@@ -770,9 +830,9 @@ impl GoEngine {
             }
         }
         let n = board.size() * board.size();
-        let limits = Limits {
+        let limits = PlayoutLimits {
             playouts: Some((n as u64 * 12).clamp(1000, 4000)),
-            ..Limits::default()
+            ..PlayoutLimits::default()
         };
         let stop = AtomicBool::new(false);
         self.prepare_search();
@@ -965,9 +1025,9 @@ mod tests {
         e.mcts.clear();
         let snap = e.mcts.search(
             &root,
-            &Limits {
+            &PlayoutLimits {
                 playouts: Some(2000),
-                ..Limits::default()
+                ..PlayoutLimits::default()
             },
             &AtomicBool::new(false),
             &mut |_| {},
@@ -996,9 +1056,9 @@ mod tests {
             let root = e.board().clone();
             let snap = e.mcts.search(
                 &root,
-                &Limits {
+                &PlayoutLimits {
                     playouts: Some(1),
-                    ..Limits::default()
+                    ..PlayoutLimits::default()
                 },
                 &stop,
                 &mut |_| {},
@@ -1035,9 +1095,9 @@ mod tests {
             .mcts
             .search(
                 &root,
-                &Limits {
+                &PlayoutLimits {
                     playouts: Some(1),
-                    ..Limits::default()
+                    ..PlayoutLimits::default()
                 },
                 &AtomicBool::new(false),
                 &mut |_| {},

@@ -1,7 +1,7 @@
 //! Go: the board and its rules, the knowledge the Monte-Carlo search uses, the game record
 //! (undo, handicap, SGF) and the engine that plays it.
 //!
-//! Rules (Chinese, as `RULES.md` states them): boards 2x2 to 25x25, suicide illegal, positional
+//! Rules (Chinese, stated here as the engine plays them): boards 2x2 to 25x25, suicide illegal, positional
 //! superko over the whole game (the side to move is not part of a position), area scoring with
 //! komi 7.5 by default. Scheme of each part in its own module:
 //! - [`board`]: stones, groups and pseudo-liberties, captures, superko, area scoring, vertices;
@@ -10,9 +10,12 @@
 //! - [`record`]: the game record (undo, handicap, SGF via [`sgf`]);
 //! - [`knobs`]: run-time weights of the policy and priors, for tuning; [`positions`]: fixed
 //!   positions for benchmarks;
-//! - [`engine`]: the player: search, clocks, pass and resign, dead stones, final score.
+//! - [`engine`]: the player: search, clocks, pass and resign, dead stones, final score;
+//! - [`bot`]: the engine with a search thread of its own (moves, analysis, pondering in the
+//!   background), which is what a protocol talks to.
 
 pub mod board;
+pub mod bot;
 pub mod engine;
 pub mod knobs;
 mod patterns;
@@ -23,8 +26,10 @@ pub mod sgf;
 mod tactics;
 
 pub use board::{Board, Illegal, Move, DEFAULT_KOMI, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
+pub use bot::{Ended, GoBot, OnMove, OnProgress, SearchFailed};
 pub use engine::{
-    AnalysisRequest, Decision, GoEngine, PlayerClock, SearchSummary, Settings, Status, TimeControl,
+    AnalysisRequest, Decision, GoEngine, MoveRequest, PlayerClock, SearchSummary, Settings, Status,
+    TimeControl,
 };
 pub use record::{HandicapError, Record};
 

@@ -14,10 +14,12 @@
 
 use std::time::{Duration, Instant};
 
-use tetrarch::game::{Side, Verdict};
+use tetrarch::game::Verdict;
+use tetrarch::games::draughts::Board;
+use tetrarch_wire::dxp::{end_reason, sender_verdict, Conn, Message, Received, RecvError, Trace};
 
 use super::super::dialect::{draughts_move_at, DraughtsBoard};
-use super::super::process::{connect_nul_framed, EngineProcess, Link, LinkError};
+use super::super::process::EngineProcess;
 use super::super::tc::TimeControl;
 use super::{
     spawn, Answer, EngineConfig, GameSetup, MoveRequest, Player, PlayerError, Reply, SearchInfo,
@@ -30,7 +32,7 @@ pub struct DxpPlayer {
     name: String,
     /// The engine's process, when the runner started it.
     process: Option<EngineProcess>,
-    link: Link,
+    conn: Conn,
     healthy: bool,
     sent_at: Instant,
     setup: Option<GameSetup>,
@@ -40,65 +42,27 @@ pub struct DxpPlayer {
     synced: usize,
 }
 
-fn pad_name(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .filter(|c| c.is_ascii() && !c.is_ascii_control())
-        .take(32)
-        .collect();
-    if s.is_empty() || s.starts_with(' ') {
-        s = format!("T{}", s.trim_start());
-        s.truncate(32);
-    }
-    format!("{s:<32}")
-}
-
 /// The MOVE message for a move.
-fn move_message(secs: u64, from: u8, to: u8, captured: &[u8]) -> String {
-    let mut s = format!(
-        "M{:04}{:02}{:02}{:02}",
-        secs.min(9999),
+fn move_message(secs: u64, from: u8, to: u8, captured: &[u8]) -> Message {
+    Message::Move {
+        seconds: secs.min(9999) as u32,
         from,
         to,
-        captured.len()
-    );
-    for c in captured {
-        s.push_str(&format!("{c:02}"));
+        captured: captured.to_vec(),
     }
-    s
 }
 
-/// Reads a MOVE message into Hub move text.
-fn parse_move(msg: &str) -> Result<String, String> {
-    let b = msg.as_bytes();
-    let num = |i: usize, n: usize| -> Result<u32, String> {
-        msg.get(i..i + n)
-            .filter(|s| s.bytes().all(|c| c.is_ascii_digit()))
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("malformed DXP move '{msg}'"))
-    };
-    if b.first() != Some(&b'M') {
-        return Err(format!("not a DXP move: '{msg}'"));
-    }
-    let from = num(5, 2)?;
-    let to = num(7, 2)?;
-    let n = num(9, 2)? as usize;
-    let mut caps = Vec::with_capacity(n);
-    for k in 0..n {
-        caps.push(num(11 + 2 * k, 2)?);
-    }
-    if from == 0 || from > 50 || to == 0 || to > 50 || caps.iter().any(|&c| c == 0 || c > 50) {
-        return Err(format!("DXP move '{msg}' names a square outside 1-50"));
-    }
-    Ok(if caps.is_empty() {
+/// A move in Hub text (`from-to`, or `fromxto` and the captured squares).
+fn hub_text(from: u8, to: u8, captured: &[u8]) -> String {
+    if captured.is_empty() {
         format!("{from}-{to}")
     } else {
         let mut s = format!("{from}x{to}");
-        for c in caps {
+        for c in captured {
             s.push_str(&format!("x{c}"));
         }
         s
-    })
+    }
 }
 
 impl DxpPlayer {
@@ -116,8 +80,12 @@ impl DxpPlayer {
             Some(spawn(config, label, debug, Some(port))?)
         };
         let addr = format!("{}:{port}", config.host);
-        let link =
-            connect_nul_framed(&addr, label, debug, timeout).map_err(PlayerError::Startup)?;
+        let trace = debug.then(|| Trace {
+            sent: format!("{label} < "),
+            received: format!("{label} > "),
+        });
+        let conn = Conn::connect(&addr, timeout, Duration::from_millis(50), trace)
+            .map_err(PlayerError::Startup)?;
         Ok(DxpPlayer {
             name: if config.name.is_empty() {
                 format!("dxp@{addr}")
@@ -125,7 +93,7 @@ impl DxpPlayer {
                 config.name.clone()
             },
             process,
-            link,
+            conn,
             healthy: true,
             sent_at: Instant::now(),
             setup: None,
@@ -134,39 +102,39 @@ impl DxpPlayer {
         })
     }
 
-    fn send(&mut self, msg: &str) -> Result<(), PlayerError> {
-        self.link.send(msg).map_err(|e| {
+    fn send(&mut self, msg: &Message) -> Result<(), PlayerError> {
+        self.conn.send(msg).map_err(|e| {
             self.healthy = false;
-            self.crash(e)
+            self.crash(RecvError::Closed, format!("write failed: {e}"))
         })
     }
 
-    fn crash(&mut self, e: LinkError) -> PlayerError {
+    fn crash(&mut self, e: RecvError, why: String) -> PlayerError {
         match e {
-            LinkError::Timeout => PlayerError::Timeout,
-            LinkError::Closed(why) => {
+            RecvError::Timeout => PlayerError::Timeout,
+            RecvError::Closed => {
                 let status = self.process.as_mut().and_then(|p| p.exit_status());
                 PlayerError::Crashed(status.unwrap_or(why))
             }
         }
     }
 
-    /// The next message that is not a chat line.
-    fn recv(&mut self, deadline: Instant) -> Result<(String, Instant), PlayerError> {
+    /// The next message until `deadline` that is not a chat line (chat is not an answer).
+    fn next(&mut self, deadline: Instant) -> Result<Received, RecvError> {
         loop {
-            match self.link.recv(deadline) {
-                Ok((m, at)) => {
-                    if m.starts_with('C') {
-                        continue;
-                    }
-                    return Ok((m, at));
-                }
-                Err(e) => {
-                    self.healthy = false;
-                    return Err(self.crash(e));
-                }
+            let r = self.conn.recv(Some(deadline))?;
+            if !matches!(r.message, Ok(Message::Chat(_))) {
+                return Ok(r);
             }
         }
+    }
+
+    /// As `next`, with a failure marking the engine unhealthy.
+    fn recv(&mut self, deadline: Instant) -> Result<Received, PlayerError> {
+        self.next(deadline).map_err(|e| {
+            self.healthy = false;
+            self.crash(e, "output closed".into())
+        })
     }
 
     fn request_game(&mut self, req: &MoveRequest) -> Result<(), PlayerError> {
@@ -179,50 +147,48 @@ impl DxpPlayer {
             TimeControl::MoveTime(ms) => (ms * 100).div_ceil(60_000).clamp(1, 999),
             _ => 999,
         };
-        let colour = match setup.side {
-            Side::First => 'W',
-            Side::Second => 'Z',
-        };
         let start = DraughtsBoard::parse(req.start).map_err(PlayerError::Refused)?;
-        let mut msg = format!(
-            "R01{}{colour}{minutes:03}000",
-            pad_name(&format!("tetrarch-tune vs {}", setup.opponent))
-        );
-        if req.start_is_initial {
-            msg.push('A');
+        let start = if req.start_is_initial {
+            None
         } else {
-            msg.push('B');
-            msg.push_str(&start.dxp());
-        }
+            Some(Board::from_hub(&start.hub()).map_err(|e| PlayerError::Refused(e.to_string()))?)
+        };
+        let msg = Message::GameReq {
+            version: 1,
+            name: format!("tetrarch-tune vs {}", setup.opponent),
+            follower: setup.side,
+            minutes: minutes as u32,
+            moves: 0,
+            start,
+        };
         // Anything left from the last game (a late GAMEEND) is not the answer to this request.
-        self.link.drain();
+        self.conn.drain();
         self.send(&msg)?;
         let deadline = Instant::now() + Duration::from_secs(30);
-        let (reply, _) = loop {
-            let (m, at) = self.recv(deadline)?;
-            if !m.starts_with('E') {
-                break (m, at);
+        let reply = loop {
+            let r = self.recv(deadline)?;
+            if !matches!(r.message, Ok(Message::GameEnd { .. })) {
+                break r.message;
             }
         };
-        if !reply.starts_with('A') {
-            return Err(PlayerError::Malformed(format!(
-                "expected GAMEACC, got '{reply}'"
-            )));
-        }
-        let code = reply.chars().nth(33).unwrap_or('?');
-        if reply.len() < 34 {
-            return Err(PlayerError::Malformed(format!("short GAMEACC '{reply}'")));
-        }
-        if code != '0' {
-            return Err(PlayerError::Refused(format!(
-                "game request declined (code {code})"
-            )));
-        }
-        if reply.len() >= 33 && self.name.starts_with("dxp@") {
-            let n = reply[1..33].trim();
-            if !n.is_empty() {
-                self.name = n.to_string();
+        match reply {
+            Ok(Message::GameAcc { code: 0, name }) => {
+                if self.name.starts_with("dxp@") && !name.is_empty() {
+                    self.name = name;
+                }
             }
+            Ok(Message::GameAcc { code, .. }) => {
+                return Err(PlayerError::Refused(format!(
+                    "game request declined (code {code})"
+                )))
+            }
+            Ok(other) => {
+                return Err(PlayerError::Malformed(format!(
+                    "expected GAMEACC, got '{}'",
+                    other.encode()
+                )))
+            }
+            Err(e) => return Err(PlayerError::Malformed(format!("bad GAMEACC: {e}"))),
         }
         self.in_game = true;
         self.synced = 0;
@@ -261,49 +227,57 @@ impl Player for DxpPlayer {
             self.send(&msg)?;
         }
         self.synced = req.moves.len();
-        let (msg, at) = loop {
-            match self.link.recv(req.deadline) {
-                // Chat is not an answer.
-                Ok((m, _)) if m.starts_with('C') => continue,
-                Ok(x) => break x,
-                Err(LinkError::Timeout) => {
-                    // DXP cannot stop a search: wait a little for the late move so the engine
-                    // stays in step for the end of the game; past that it counts as hung.
-                    match self.recv(req.deadline + LATE_GRACE) {
-                        Ok((m, _)) if m.starts_with('M') => self.synced += 1,
-                        Ok(_) => {}
-                        Err(_) => self.healthy = false,
-                    }
-                    return Err(PlayerError::Timeout);
+        let received = match self.next(req.deadline) {
+            Ok(r) => r,
+            Err(RecvError::Timeout) => {
+                // DXP cannot stop a search: wait a little for the late move so the engine
+                // stays in step for the end of the game; past that it counts as hung.
+                match self.recv(req.deadline + LATE_GRACE) {
+                    Ok(Received {
+                        message: Ok(Message::Move { .. }),
+                        ..
+                    }) => self.synced += 1,
+                    Ok(_) => {}
+                    Err(_) => self.healthy = false,
                 }
-                Err(e) => {
-                    self.healthy = false;
-                    return Err(self.crash(e));
-                }
+                return Err(PlayerError::Timeout);
+            }
+            Err(e) => {
+                self.healthy = false;
+                return Err(self.crash(e, "output closed".into()));
             }
         };
-        let reply = match msg.chars().next() {
-            Some('M') => Reply::Move(parse_move(&msg).map_err(PlayerError::Malformed)?),
-            Some('E') => {
+        let at = received.at;
+        let reply = match received.message {
+            Ok(Message::Move {
+                from, to, captured, ..
+            }) => Reply::Move(hub_text(from, to, &captured)),
+            Ok(Message::GameEnd { reason, .. }) => {
                 self.in_game = false;
-                match msg.chars().nth(1) {
-                    Some('1') => Reply::Resign,
-                    Some('2') => Reply::Claim(Verdict::Draw),
-                    Some('3') => Reply::Claim(Verdict::Win),
-                    _ => Reply::Resign,
+                match sender_verdict(reason) {
+                    Some(Verdict::Draw) => Reply::Claim(Verdict::Draw),
+                    Some(Verdict::Win) => Reply::Claim(Verdict::Win),
+                    Some(Verdict::Loss) | None => Reply::Resign,
                 }
             }
-            Some('B') => {
+            Ok(m @ Message::BackReq { .. }) => {
                 // A takeback request in an engine match: decline and keep waiting is not
                 // possible within one request, so treat it as malformed play.
-                let _ = self.send("K1");
+                let _ = self.send(&Message::BackAcc { code: 1 });
                 return Err(PlayerError::Malformed(format!(
-                    "takeback request '{msg}' instead of a move"
+                    "takeback request '{}' instead of a move",
+                    m.encode()
                 )));
             }
-            _ => {
+            Ok(m) => {
                 return Err(PlayerError::Malformed(format!(
-                    "unexpected DXP message '{msg}'"
+                    "unexpected DXP message '{}'",
+                    m.encode()
+                )))
+            }
+            Err(e) => {
+                return Err(PlayerError::Malformed(format!(
+                    "malformed DXP message: {e}"
                 )))
             }
         };
@@ -340,26 +314,22 @@ impl Player for DxpPlayer {
             sent_final = true;
         }
         self.synced = end.moves.len();
+        let is_end = |r: &Received| matches!(r.message, Ok(Message::GameEnd { .. }));
         if sent_final {
             let until = Instant::now() + Duration::from_millis(500);
-            while let Ok((m, _)) = self.link.recv(until) {
-                if m.starts_with('E') {
-                    let _ = self.send("E00");
+            while let Ok(r) = self.conn.recv(Some(until)) {
+                if is_end(&r) {
+                    let _ = self.send(&Message::GameEnd { reason: 0, stop: 0 });
                     return;
                 }
             }
         }
         // Our GAMEEND speaks for the opponent: the engine's win is our loss.
-        let reason = match result {
-            Some(Verdict::Win) => '1',
-            Some(Verdict::Draw) => '2',
-            Some(Verdict::Loss) => '3',
-            None => '0',
-        };
-        if self.send(&format!("E{reason}0")).is_ok() {
+        let reason = end_reason(result.map(Verdict::flip));
+        if self.send(&Message::GameEnd { reason, stop: 0 }).is_ok() {
             let until = Instant::now() + Duration::from_secs(2);
-            while let Ok((m, _)) = self.link.recv(until) {
-                if m.starts_with('E') {
+            while let Ok(r) = self.conn.recv(Some(until)) {
+                if is_end(&r) {
                     break;
                 }
             }
@@ -367,7 +337,7 @@ impl Player for DxpPlayer {
     }
 
     fn healthy(&self) -> bool {
-        self.healthy && !self.link.is_closed()
+        self.healthy && !self.conn.is_closed()
     }
 
     fn quit(&mut self) {
@@ -383,18 +353,18 @@ mod tests {
 
     #[test]
     fn move_messages_round_trip() {
-        assert_eq!(move_message(12, 6, 11, &[]), "M0012061100");
-        assert_eq!(parse_move("M0012061100").unwrap(), "6-11");
+        assert_eq!(move_message(12, 6, 11, &[]).encode(), "M0012061100");
         let m = move_message(12, 5, 25, &[4, 22, 23]);
-        assert_eq!(m, "M0012052503042223");
-        assert_eq!(parse_move("M0012052503042223").unwrap(), "5x25x4x22x23");
-        assert!(parse_move("M00120525030422").is_err());
-        assert!(parse_move("M0012990000").is_err());
-    }
-
-    #[test]
-    fn names_are_padded_to_32() {
-        assert_eq!(pad_name("Scan").len(), 32);
-        assert!(!pad_name(" x").starts_with(' '));
+        assert_eq!(m.encode(), "M0012052503042223");
+        let Ok(Message::Move {
+            from, to, captured, ..
+        }) = Message::decode("M0012052503042223")
+        else {
+            panic!("not a move");
+        };
+        assert_eq!(hub_text(from, to, &captured), "5x25x4x22x23");
+        assert_eq!(hub_text(6, 11, &[]), "6-11");
+        assert!(Message::decode("M00120525030422").is_err());
+        assert!(Message::decode("M0012990000").is_err());
     }
 }

@@ -5,9 +5,12 @@
 //! from-x-to-x-captured form, derived from the boards before and after each move), one `level`
 //! (Scan resets it after every search), `go think`, then lines up to `done move=...`. Hub's
 //! clock convention adds the increment before the move, so the runner sends the time left less
-//! one increment. On the deadline the driver sends `stop` and waits briefly for `done`.
+//! one increment. On the deadline the driver sends `stop` and waits briefly for `done`. Lines
+//! are read and written with the shared Hub codec (`tetrarch_wire::hub`).
 
 use std::time::{Duration, Instant};
+
+use tetrarch_wire::hub::{self, Line};
 
 use super::super::dialect::{draughts_move_at, DraughtsBoard};
 use super::super::tc::TimeControl;
@@ -24,82 +27,16 @@ pub struct HubPlayer {
     sent_at: Instant,
 }
 
-/// Splits a Hub line into its command and `name=value` pairs (values may be quoted; a bare
-/// flag has an empty value).
-pub fn parse_line(line: &str) -> (String, Vec<(String, String)>) {
-    let mut chars = line.trim().chars().peekable();
-    let mut command = String::new();
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() {
-            break;
-        }
-        command.push(c);
-        chars.next();
-    }
-    let mut pairs = Vec::new();
-    loop {
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if chars.peek().is_none() {
-            break;
-        }
-        let mut name = String::new();
-        while let Some(&c) = chars.peek() {
-            if c.is_whitespace() || c == '=' {
-                break;
-            }
-            name.push(c);
-            chars.next();
-        }
-        let mut value = String::new();
-        if chars.peek() == Some(&'=') {
-            chars.next();
-            if chars.peek() == Some(&'"') {
-                chars.next();
-                for c in chars.by_ref() {
-                    if c == '"' {
-                        break;
-                    }
-                    value.push(c);
-                }
-            } else {
-                while let Some(&c) = chars.peek() {
-                    if c.is_whitespace() {
-                        break;
-                    }
-                    value.push(c);
-                    chars.next();
-                }
-            }
-        }
-        if name.is_empty() {
-            // A stray '=' or quote: skip one character to make progress.
-            chars.next();
-            continue;
-        }
-        pairs.push((name, value));
-    }
-    (command, pairs)
-}
-
-fn quote(value: &str) -> String {
-    if value.is_empty() || value.contains([' ', '=', '"']) {
-        format!("\"{value}\"")
-    } else {
-        value.to_string()
-    }
+/// A Hub line read with the shared codec (a blank line has an empty command).
+fn parse_line(line: &str) -> Line {
+    hub::parse(line).unwrap_or(Line {
+        command: String::new(),
+        pairs: Vec::new(),
+    })
 }
 
 fn secs(ms: i64) -> String {
     format!("{:.3}", ms.max(0) as f64 / 1000.0)
-}
-
-fn get<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
-    pairs
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v.as_str())
 }
 
 impl HubPlayer {
@@ -120,11 +57,11 @@ impl HubPlayer {
         p.conn.send("hub").map_err(startup)?;
         loop {
             let (line, _) = p.conn.recv(deadline).map_err(startup)?;
-            let (cmd, pairs) = parse_line(&line);
-            match cmd.as_str() {
+            let l = parse_line(&line);
+            match l.command.as_str() {
                 "wait" => break,
                 "id" if p.name.is_empty() => {
-                    if let Some(n) = get(&pairs, "name") {
+                    if let Some(n) = l.get("name") {
                         p.name = n.to_string();
                     }
                 }
@@ -136,10 +73,9 @@ impl HubPlayer {
         }
         for (name, value) in &config.options {
             p.conn
-                .send(&format!(
-                    "set-param name={} value={}",
-                    quote(name),
-                    quote(value)
+                .send(&hub::format(
+                    "set-param",
+                    &[("name", name), ("value", value)],
                 ))
                 .map_err(startup)?;
         }
@@ -149,7 +85,7 @@ impl HubPlayer {
         p.conn.send("init").map_err(startup)?;
         loop {
             let (line, _) = p.conn.recv(deadline).map_err(startup)?;
-            if parse_line(&line).0 == "ready" {
+            if parse_line(&line).command == "ready" {
                 break;
             }
         }
@@ -190,7 +126,7 @@ impl Player for HubPlayer {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             let (line, _) = self.conn.recv(deadline)?;
-            if parse_line(&line).0 == "pong" {
+            if parse_line(&line).command == "pong" {
                 return Ok(());
             }
         }
@@ -220,7 +156,7 @@ impl Player for HubPlayer {
                         let until = Instant::now() + GRACE;
                         loop {
                             match self.conn.process.link.recv(until) {
-                                Ok((l, _)) if parse_line(&l).0 == "done" => break,
+                                Ok((l, _)) if parse_line(&l).command == "done" => break,
                                 Ok(_) => {}
                                 Err(_) => {
                                     self.conn.healthy = false;
@@ -233,26 +169,26 @@ impl Player for HubPlayer {
                 }
                 Err(e) => return Err(e),
             };
-            let (cmd, pairs) = parse_line(&line);
-            match cmd.as_str() {
+            let l = parse_line(&line);
+            match l.command.as_str() {
                 "info" => {
-                    if let Some(s) = get(&pairs, "score").and_then(|v| v.parse::<f64>().ok()) {
+                    if let Some(s) = l.get("score").and_then(|v| v.parse::<f64>().ok()) {
                         // Hub scores are in men; keep centi-men like centipawns.
                         info.score = Some((s * 100.0).round() as i32);
                     }
-                    if let Some(d) = get(&pairs, "depth").and_then(|v| v.parse().ok()) {
+                    if let Some(d) = l.get("depth").and_then(|v| v.parse().ok()) {
                         info.depth = Some(d);
                     }
-                    if let Some(n) = get(&pairs, "nodes").and_then(|v| v.parse().ok()) {
+                    if let Some(n) = l.get("nodes").and_then(|v| v.parse().ok()) {
                         info.nodes = Some(n);
                     }
                 }
                 "error" => {
-                    let msg = get(&pairs, "message").unwrap_or("").to_string();
+                    let msg = l.get("message").unwrap_or("").to_string();
                     return Err(PlayerError::Refused(format!("engine error: {msg}")));
                 }
                 "done" => {
-                    let mv = get(&pairs, "move").unwrap_or("").trim().to_string();
+                    let mv = l.get("move").unwrap_or("").trim().to_string();
                     if mv.is_empty() {
                         return Err(PlayerError::Malformed(format!("'{line}' names no move")));
                     }
@@ -285,20 +221,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_pairs_quotes_and_flags() {
-        let (c, p) =
-            parse_line("id name=Scan version=3.1 author=\"Fabien Letouzey\" country=France");
-        assert_eq!(c, "id");
-        assert_eq!(get(&p, "author"), Some("Fabien Letouzey"));
-        assert_eq!(get(&p, "country"), Some("France"));
-        let (c, p) = parse_line("pos start");
-        assert_eq!((c.as_str(), get(&p, "start")), ("pos", Some("")));
-        let (c, p) = parse_line("done move=32x21x27 ponder=16-21");
-        assert_eq!(c, "done");
-        assert_eq!(get(&p, "move"), Some("32x21x27"));
-        let (_, p) = parse_line("info score=\"\" = x");
-        assert_eq!(get(&p, "score"), Some(""));
-        assert_eq!(quote("a b"), "\"a b\"");
-        assert_eq!(quote("ab"), "ab");
+    fn reads_engine_lines_with_the_shared_codec() {
+        let l = parse_line("id name=Scan version=3.1 author=\"Fabien Letouzey\" country=France");
+        assert_eq!(l.command, "id");
+        assert_eq!(l.get("author"), Some("Fabien Letouzey"));
+        assert_eq!(l.get("country"), Some("France"));
+        let l = parse_line("pos start");
+        assert_eq!((l.command.as_str(), l.get("start")), ("pos", Some("")));
+        let l = parse_line("done move=32x21x27 ponder=16-21");
+        assert_eq!(l.command, "done");
+        assert_eq!(l.get("move"), Some("32x21x27"));
+        assert_eq!(parse_line("info score=\"\" = x").get("score"), Some(""));
+        assert_eq!(parse_line("   ").command, "");
+        assert_eq!(
+            hub::format("set-param", &[("name", "a b"), ("value", "ab")]),
+            "set-param name=\"a b\" value=ab"
+        );
     }
 }

@@ -1,0 +1,55 @@
+//! `tetrarch dxp`: DXP (DamExchange) engine-against-engine draughts over TCP, both roles.
+//!
+//! Scheme: the command line ([`DxpArgs`]) is here; the messages and the connection are the
+//! shared wire codec (`tetrarch_wire::dxp`), and [`session`] plays the games: the follower
+//! (`--listen`) serves connections one after another, the initiator (`--connect`) requests
+//! the games.
+
+mod session;
+
+pub use session::run;
+
+/// The DXP port everyone uses.
+pub use tetrarch_wire::dxp::DEFAULT_PORT;
+
+/// Command-line options of `tetrarch dxp`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DxpArgs {
+    /// Follower (server) role: wait for game requests on this port of 127.0.0.1 (27531 when
+    /// no port is given).
+    #[arg(long, value_name = "PORT", num_args = 0..=1, default_missing_value = "27531",
+          conflicts_with = "connect")]
+    pub listen: Option<u16>,
+    /// Initiator (client) role: connect to HOST:PORT and request games.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+    /// Initiator: number of games, colours alternating (we take White first).
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    /// Initiator: thinking time per game in minutes (the follower takes the request's).
+    #[arg(long, default_value_t = 5)]
+    pub minutes: u32,
+    /// Initiator: moves per game before adjudication (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    pub moves: u32,
+    /// Search to this depth instead of by the clock.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Search this many nodes instead of by the clock.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Think this many milliseconds per move instead of by the clock.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Name announced to the opponent.
+    #[arg(long, default_value = "Tetrarch")]
+    pub name: String,
+    /// Log moves and messages to stderr.
+    #[arg(long)]
+    pub verbose: bool,
+}
