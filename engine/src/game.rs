@@ -219,6 +219,17 @@ pub trait Position: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Whether the legal move `m` would put the opponent in check, told before it is made:
+    /// after `make(m)`, [`in_check`](Position::in_check) answers the same. The search uses it
+    /// to keep checks out of its prunings, which run before the move is made. Games with
+    /// checks answer exactly and cheaply (chess: direct, discovered, promotion, en-passant and
+    /// castling checks; xiangqi: direct and discovered checks, cannon screens made or taken
+    /// away). Default: never, as in games without checks.
+    #[inline]
+    fn gives_check(&self, _m: Self::Move) -> bool {
+        false
+    }
+
     /// Plays a legal move.
     fn make(&mut self, m: Self::Move) -> Self::Undo;
 

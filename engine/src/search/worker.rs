@@ -10,7 +10,9 @@
 //!   (cutoff at non-PV nodes), the static evaluation (cached in the table) with the
 //!   "improving" flag, then razoring, reverse futility, null move (where the game allows it,
 //!   verified at high depth), ProbCut, and internal iterative reduction;
-//! - in the move loop: late-move, futility, history and SEE pruning of late moves, singular
+//! - in the move loop: late-move, futility, history and SEE pruning of late moves (a quiet
+//!   move that gives check, told by `Position::gives_check` before it is made, is exempt from
+//!   all but a noisy move's exchange test, so quiet mates are not pruned away), singular
 //!   (with double and negative) extensions of the table move, check extensions, and late-move
 //!   reductions from a `ln(depth) * ln(moves)` table adjusted by history and node type;
 //! - after: history, killer, countermove and continuation updates with gravity, a table store.
@@ -739,6 +741,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let mut quiets: ArrayVec<(P::Move, usize), 64> = ArrayVec::new();
         let mut noisies: ArrayVec<usize, 32> = ArrayVec::new();
         let lmp_limit = (p.lmp_base + depth * depth) / (2 - improving as i32);
+        // Set once late-move or futility pruning has given up on the quiet moves that do not
+        // give check.
+        let mut quiets_pruned = false;
 
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             if Some(m) == excluded {
@@ -752,6 +757,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
             move_count += 1;
             let noisy = self.pos.is_noisy(m);
+            let gives_check = P::HAS_CHECKS && self.pos.gives_check(m);
             let idx = self.pos.move_index(m);
             let hist_score = if noisy {
                 self.hist.noisy(side, idx)
@@ -768,6 +774,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 if noisy {
                     let gain = self.pos.noisy_value(m);
                     if !in_check
+                        && !gives_check
                         && lmr_depth < 7
                         && gain > 0
                         && eval != NO_EVAL
@@ -778,9 +785,22 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     if !self.pos.see_ge(m, -p.see_noisy * depth) {
                         continue;
                     }
+                } else if gives_check {
+                    // A quiet check is where quiet mates come from: no late-move, history or
+                    // futility pruning, and only the exchange test of a noisy move (a checking
+                    // sacrifice is pruned only when it loses much, at higher depth).
+                    if !self.pos.see_ge(m, -p.see_noisy * depth) {
+                        continue;
+                    }
                 } else {
+                    if quiets_pruned {
+                        continue;
+                    }
+                    // Late-move and futility pruning give up on the remaining quiet moves, but
+                    // not on the quiet checks among them: the picker keeps yielding quiets,
+                    // and only the checks are searched.
                     if move_count as i32 >= lmp_limit {
-                        picker.skip_quiets = true;
+                        quiets_pruned = true;
                         continue;
                     }
                     if lmr_depth < p.hist_prune_depth && hist_score < -p.hist_prune_margin * depth {
@@ -790,7 +810,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         && lmr_depth < p.fp_depth
                         && eval + p.fp_base + p.fp_mul * lmr_depth <= alpha
                     {
-                        picker.skip_quiets = true;
+                        quiets_pruned = true;
                         continue;
                     }
                     if !self.pos.see_ge(m, -p.see_quiet * lmr_depth * lmr_depth) {
@@ -845,7 +865,6 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
             let nodes_before = self.nodes;
             let undo = self.make(m);
-            let gives_check = P::HAS_CHECKS && self.pos.in_check();
             if (gives_check || single_reply) && ext == 0 && ply < 2 * self.root_depth as usize {
                 ext = 1;
             }
@@ -1213,17 +1232,12 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             let mut quiets = MoveList::new();
             self.pos.generate(GenKind::Quiet, &mut quiets);
             for &m in quiets.iter() {
-                if !self.pos.is_legal(m) || !self.pos.see_ge(m, 0) {
-                    continue;
-                }
-                let idx = self.pos.move_index(m);
-                let undo = self.make(m);
-                if !self.pos.in_check() {
-                    self.unmake(m, undo);
+                if !self.pos.is_legal(m) || !self.pos.gives_check(m) || !self.pos.see_ge(m, 0) {
                     continue;
                 }
                 self.stack[ply].mv = Some(m);
-                self.stack[ply].cont = Some(idx);
+                self.stack[ply].cont = Some(self.pos.move_index(m));
+                let undo = self.make(m);
                 let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
                 self.unmake(m, undo);
                 if self.stopped {

@@ -65,6 +65,11 @@ impl Position for Board {
     }
 
     #[inline]
+    fn gives_check(&self, m: Move) -> bool {
+        Board::gives_check(self, m)
+    }
+
+    #[inline]
     fn make(&mut self, m: Move) -> Undo {
         Board::make(self, m)
     }

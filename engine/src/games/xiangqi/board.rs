@@ -397,7 +397,7 @@ impl Core {
 
 /// For a point and a horse at `point + diff` (wrapping), the offset from the point of the
 /// horse's leg, or 0 when no horse move joins them.
-static HORSE_LEG_FROM_TARGET: [u8; 256] = {
+pub(crate) static HORSE_LEG_FROM_TARGET: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 8 {

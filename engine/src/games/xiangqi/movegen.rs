@@ -338,6 +338,106 @@ impl Core {
         CODE[c as usize] == code(them, Kind::Cannon)
     }
 
+    /// Whether the pseudo-legal move `m` of the side to move attacks the enemy general once
+    /// made (the facing general counts, as in [`guard`](Core::guard); a legal move never
+    /// makes the generals face). Reads the cells through the hypothetical move.
+    ///
+    /// First the moved piece from its target: a chariot or cannon along an open line or over
+    /// exactly one screen, a horse through an empty leg, a soldier next to the general. Then the
+    /// other pieces, but only when the move touches a point that can change their attacks:
+    /// the origin or the target on the general's file or rank (a chariot or cannon line
+    /// opened, a cannon screen added or taken away) or the origin diagonally next to the
+    /// general (a horse leg emptied). Most moves touch none and cost a few comparisons.
+    pub(crate) fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let from = m.src();
+        let to = m.dst();
+        let ek = self.general_sq(us.flip());
+        let pid = self.cells[from as usize];
+        if ek == 0 || CODE[pid as usize] == super::piece::NO_CODE {
+            return false;
+        }
+        let get = |s: Sq| -> u8 {
+            if s == to {
+                pid
+            } else if s == from {
+                0
+            } else {
+                self.cells[s as usize]
+            }
+        };
+        // Pieces between `ek` and `s` along a shared file or rank (None off the lines).
+        let screens = |s: Sq| -> Option<u8> {
+            let d = if (s ^ ek) & 15 == 0 {
+                if s > ek {
+                    N
+                } else {
+                    S
+                }
+            } else if (s ^ ek) >> 4 == 0 {
+                if s > ek {
+                    E
+                } else {
+                    W
+                }
+            } else {
+                return None;
+            };
+            let mut count = 0;
+            let mut t = ek.wrapping_add(d);
+            while t != s {
+                count += (get(t) != 0) as u8;
+                t = t.wrapping_add(d);
+            }
+            Some(count)
+        };
+        let leg_open = |h: Sq| -> bool {
+            let leg = super::board::HORSE_LEG_FROM_TARGET[h.wrapping_sub(ek) as usize];
+            leg != 0 && get(ek.wrapping_add(leg)) == 0
+        };
+        let direct = match KIND_OF[pid as usize] {
+            Kind::Chariot | Kind::General => screens(to) == Some(0),
+            Kind::Cannon => screens(to) == Some(1),
+            Kind::Horse => leg_open(to),
+            Kind::Soldier => {
+                // A soldier next to the enemy palace has crossed the river: it attacks forward
+                // and sideways.
+                let d = ek.wrapping_sub(to);
+                d == forward(us) || d == E || d == W
+            }
+            Kind::Advisor | Kind::Elephant => false,
+        };
+        if direct {
+            return true;
+        }
+        let on_lines = |s: Sq| (s ^ ek) & 15 == 0 || (s ^ ek) >> 4 == 0;
+        let beside = super::geometry::DIAG.contains(&from.wrapping_sub(ek));
+        if !on_lines(from) && !on_lines(to) && !beside {
+            return false;
+        }
+        let base = side_mask(us);
+        for slot in [0u8, 7, 8, 9, 10] {
+            let id = base + slot;
+            let s = self.sq_of[id as usize];
+            if s == 0 || id == pid {
+                continue;
+            }
+            if screens(s) == Some((slot >= 9) as u8) {
+                return true;
+            }
+        }
+        if beside {
+            for slot in [5u8, 6] {
+                let id = base + slot;
+                let s = self.sq_of[id as usize];
+                if s != 0 && id != pid && leg_open(s) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Whether the side to move has any legal move (stops at the first).
     pub(crate) fn has_legal_move(&self, guard: &Guard) -> bool {
         let mut moves = MoveList::new();

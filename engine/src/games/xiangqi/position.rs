@@ -68,6 +68,11 @@ impl Position for Board {
     }
 
     #[inline]
+    fn gives_check(&self, m: Move) -> bool {
+        self.core.gives_check(m)
+    }
+
+    #[inline]
     fn make(&mut self, m: Move) -> Undo {
         self.do_move(m);
         Board::new_undo()
