@@ -5,7 +5,9 @@
 //! lines and sends them to the loop as events, so every line goes out from one thread in
 //! order. While a search runs, `ping` is answered at once, `ponder-hit` switches the search to
 //! its clock and `stop` ends it; any other line ends the search too (as Scan does) and waits
-//! in a queue until its `done` is out, then runs. `level` applies to the next `go` only; a `go`
+//! in a queue until its `done` is out, then runs. Lines are taken in the order sent: a `stop`
+//! or `ponder-hit` behind the queue waits in it, and acts on the search a queued `go` starts.
+//! `level` applies to the next `go` only; a `go`
 //! without one thinks for [`DEFAULT_MOVE_TIME_MS`]. Every error (a malformed `pos=`, an illegal
 //! or ambiguous move, an unknown command or parameter value) is one `error message="..."` line,
 //! and the session's state is left as it was, except that a bad field of `level` drops only
@@ -260,10 +262,22 @@ impl Session {
                 }
                 self.searching = false;
                 self.engine.wait();
-                while !self.searching {
-                    let Some(line) = self.pending.pop_front() else {
-                        break;
-                    };
+                while let Some(line) = self.pending.pop_front() {
+                    if self.searching {
+                        // A queued `go` started this search, and the lines behind it came
+                        // while it ran, as far as the GUI knows: `stop`, `ponder-hit`, `ping`
+                        // and `quit` act on it now; anything else ends it and waits again.
+                        let command = wire::parse(&line).map(|l| l.command).unwrap_or_default();
+                        match self.during_search(&command) {
+                            Some(true) => continue,
+                            Some(false) => return false,
+                            None => {
+                                self.engine.stop();
+                                self.pending.push_front(line);
+                                break;
+                            }
+                        }
+                    }
                     if !self.handle(&line) {
                         return false;
                     }
@@ -278,20 +292,34 @@ impl Session {
             .line(&wire::format("error", &[("message", message)]));
     }
 
+    /// The commands that act on a running search at once (`ping`, `ponder-hit`, `stop`,
+    /// `quit`): `Some(false)` when the session ends, `None` for any other command.
+    fn during_search(&mut self, command: &str) -> Option<bool> {
+        match command {
+            "ping" => self.out.line("pong"),
+            "ponder-hit" => self.engine.ponderhit(),
+            "stop" => self.engine.stop(),
+            "quit" => {
+                self.engine.stop_and_wait();
+                return Some(false);
+            }
+            _ => return None,
+        }
+        Some(true)
+    }
+
     /// Handles one input line. False when the session ends.
     fn handle(&mut self, text: &str) -> bool {
         let Some(line) = wire::parse(text) else {
             return true;
         };
         if self.searching {
-            match line.command.as_str() {
-                "ping" => self.out.line("pong"),
-                "ponder-hit" => self.engine.ponderhit(),
-                "stop" => self.engine.stop(),
-                "quit" => {
-                    self.engine.stop_and_wait();
-                    return false;
-                }
+            // Behind a queue, `stop` and `ponder-hit` belong to the search a queued `go` will
+            // start, so they wait their turn too.
+            let queued =
+                !self.pending.is_empty() && matches!(line.command.as_str(), "stop" | "ponder-hit");
+            match self.during_search(&line.command) {
+                Some(go_on) if !queued => return go_on,
                 _ => {
                     // As Scan: any other command ends the search and runs after its `done`.
                     self.engine.stop();

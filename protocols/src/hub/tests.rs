@@ -427,3 +427,43 @@ fn scores_are_men_with_results_near_100() {
     assert_eq!(score_text(mate_in(7)), "99.93");
     assert_eq!(score_text(mated_in(4)), "-99.96");
 }
+
+/// `stop` and `ponder-hit` that arrive behind lines still queued after a search belong to the
+/// search those lines start, not to the one running: as Scan reads one line at a time.
+#[test]
+fn stop_and_ponder_hit_behind_a_queue_reach_the_search_they_follow() {
+    for (second, last) in [("stop", "stop"), ("ponder-hit", "ponder-hit")] {
+        let hub = Hub::start();
+        for l in [
+            "hub",
+            "init",
+            "pos start",
+            "level move-time=5",
+            "go think",
+            "level move-time=0.05",
+            "go ponder",
+            last,
+        ] {
+            hub.send(l);
+        }
+        // The first search ends at once (the queued `level` stops it); the `go ponder` then
+        // starts, and the queued `stop` or `ponder-hit` must end it (a `ponder-hit` switches
+        // it to its 50 ms clock), without any other input.
+        let first = hub.wait_for("done", 0);
+        let started = Instant::now();
+        let deadline = Duration::from_secs(20);
+        loop {
+            let lines = hub.lines();
+            if lines.iter().skip(first + 1).any(|l| l.starts_with("done")) {
+                break;
+            }
+            assert!(
+                started.elapsed() < deadline,
+                "the {second} behind the queue never reached the ponder search:\n{}",
+                lines.join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        hub.quit();
+    }
+}
