@@ -5,8 +5,8 @@
 //! search score: `t = lambda * result + (1 - lambda) * sigmoid(score / K)`, both from the side
 //! to move's view. The float model is the one `tetrarch::nnue::Network` documents (one hidden
 //! layer per perspective, SCReLU, output times SCALE in centipawns); the prediction is
-//! `sigmoid(eval / K)` and the loss the mean squared error against `t`. A seeded shuffle
-//! splits off a held-out share; each epoch walks the rest in shuffled mini-batches, and each
+//! `sigmoid(eval / K)` and the loss the mean squared error against `t`. The tail of the data
+//! (whole games) is held out; each epoch walks the rest in shuffled mini-batches, and each
 //! batch is split across threads (std scoped threads), every thread summing the gradients of
 //! its share into its own buffers, which are then added up and applied by Adam with a cosine
 //! learning-rate schedule. The output weights are clipped to the range their i16
@@ -42,6 +42,7 @@ tetrarch-tune nnue: trains a chess network (768 -> hidden x2 -> 1, SCReLU) on bi
   -threads N             threads (default: every core)
   -seed N                shuffle and initial weights (default 1)
   -max-positions N       use at most N positions (default: all)
+  -mirror                also train on every training position mirrored a-h
   -minutes X             stop after the epoch that passes X minutes
   -quiet                 no progress line
 ";
@@ -82,6 +83,20 @@ impl Sample {
             count: count as u8,
             target,
         }
+    }
+
+    /// The same position with the files mirrored (a to h): inputs are `kind * 64 + square`
+    /// within each colour block, so mirroring is flipping the file bits of every input. Chess
+    /// is nearly symmetric this way (only castling differs, and the inputs do not see
+    /// castling rights), which doubles what a small data set teaches.
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for half in &mut m.features {
+            for f in half.iter_mut() {
+                *f ^= 7;
+            }
+        }
+        m
     }
 
     fn inputs(&self, half: usize) -> &[u16] {
@@ -315,12 +330,16 @@ pub struct EpochReport {
     pub positions_per_second: f64,
 }
 
-/// Splits samples into (training, held out) after a seeded shuffle.
+/// Splits samples, in file order, into (training, held out): the held-out share is the last
+/// one of the data. Datagen writes a game's positions one after another, and neighbouring
+/// positions of one game share its result and nearly its score, so a held-out set drawn at
+/// random would sit beside its own training twins and flatter a net that learns games by
+/// heart; the tail holds whole games the net never saw (but one, cut at the seam).
 pub fn split(mut samples: Vec<Sample>, cfg: &TrainConfig) -> (Vec<Sample>, Vec<Sample>) {
-    samples.shuffle(&mut SmallRng::seed_from_u64(cfg.seed ^ 0x5eed));
     let held = ((samples.len() as f64 * cfg.holdout).round() as usize).min(samples.len());
-    let train = samples.split_off(held);
-    (train, samples)
+    let held_out = samples.split_off(samples.len() - held);
+    samples.shuffle(&mut SmallRng::seed_from_u64(cfg.seed ^ 0x5eed));
+    (samples, held_out)
 }
 
 /// Trains from `start`; returns the net of the epoch with the lowest held-out loss (the last
@@ -467,7 +486,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         print!("{HELP}");
         return Ok(());
     }
-    let a = Args::parse(args, &["quiet"])?;
+    let a = Args::parse(args, &["quiet", "mirror"])?;
     let data = a.str("data").ok_or("-data FILE[,FILE...] is required")?;
     let out = a.str("out").ok_or("-out FILE is required")?;
     let mut cfg = TrainConfig::default();
@@ -487,6 +506,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .transpose()
         .map_err(|_| "-minutes X")?;
     cfg.progress = !a.flag("quiet");
+    let mirror = a.flag("mirror");
     a.finish()?;
     if cfg.hidden == 0 || !cfg.hidden.is_multiple_of(32) || cfg.hidden > 4096 {
         return Err(format!(
@@ -504,6 +524,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         return Err(format!("{} positions: too few to train on", samples.len()));
     }
     let (mut train_set, held_out) = split(samples, &cfg);
+    if mirror {
+        // Only the training share: a mirrored copy of a held-out position would leak it.
+        let copies: Vec<Sample> = train_set.iter().map(Sample::mirrored).collect();
+        train_set.extend(copies);
+    }
     println!(
         "nnue: {} training and {} held-out positions (read in {:.1}s), 768 -> {}x2 -> 1, {} threads",
         train_set.len(),
@@ -575,6 +600,64 @@ mod tests {
             boards.push(Board::from_text(&b.to_text()).unwrap());
         }
         (recs, boards)
+    }
+
+    /// The FEN of `fen`'s board with files a and h swapped (castling rights dropped: the
+    /// inputs do not see them).
+    fn mirror_fen(fen: &str) -> String {
+        let mut parts: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+        parts[0] = parts[0]
+            .split('/')
+            .map(|rank| {
+                let mut cells = Vec::new();
+                for c in rank.chars() {
+                    match c.to_digit(10) {
+                        Some(n) => cells.extend(std::iter::repeat_n('1', n as usize)),
+                        None => cells.push(c),
+                    }
+                }
+                cells.reverse();
+                let mut out = String::new();
+                let mut empty = 0;
+                for c in cells {
+                    if c == '1' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        parts[2] = "-".into();
+        parts[3] = "-".into();
+        parts.join(" ")
+    }
+
+    #[test]
+    fn a_mirrored_sample_is_the_sample_of_the_mirrored_board() {
+        let (recs, boards) = data(40, 9);
+        for (r, b) in recs.iter().zip(&boards) {
+            let mirrored = Board::from_text(&mirror_fen(&b.to_text())).unwrap();
+            let want = Sample::new(&Record::new(&mirrored, r.score(), r.result()), 0.5, 400.0);
+            let got = Sample::new(r, 0.5, 400.0).mirrored();
+            for half in 0..2 {
+                let mut g = got.inputs(half).to_vec();
+                let mut w = want.inputs(half).to_vec();
+                g.sort_unstable();
+                w.sort_unstable();
+                assert_eq!(g, w, "{}", b.to_text());
+            }
+            assert_eq!(got.target, want.target);
+        }
     }
 
     #[test]
