@@ -758,6 +758,12 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             move_count += 1;
             let noisy = self.pos.is_noisy(m);
             let gives_check = P::HAS_CHECKS && self.pos.gives_check(m);
+            // Once the quiet moves that do not check are given up, skip them before their
+            // history is read: the picker still yields every quiet (for the checks among
+            // them), and those reads would cost more than the moves' own tests.
+            if quiets_pruned && !noisy && !gives_check {
+                continue;
+            }
             let idx = self.pos.move_index(m);
             let hist_score = if noisy {
                 self.hist.noisy(side, idx)
@@ -793,9 +799,6 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         continue;
                     }
                 } else {
-                    if quiets_pruned {
-                        continue;
-                    }
                     // Late-move and futility pruning give up on the remaining quiet moves, but
                     // not on the quiet checks among them: the picker keeps yielding quiets,
                     // and only the checks are searched.
