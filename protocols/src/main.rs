@@ -7,6 +7,7 @@
 //! Arguments that are UCI commands (OpenBench runs `./engine "genfens N seed S book B" "quit"`)
 //! are fed to a UCI session as its input lines, one per argument.
 
+mod analysis;
 mod bench;
 mod gtp;
 mod hub;
@@ -45,6 +46,9 @@ enum Command {
     Ucci,
     /// Speak GTP v2 (Go).
     Gtp(gtp::GtpArgs),
+    /// Speak KataGo's JSON analysis engine protocol (Go): one query per line on stdin, one
+    /// response per line on stdout.
+    Analysis(analysis::AnalysisArgs),
     /// Speak Hub (international draughts).
     Hub,
     /// Count the leaf nodes of the legal move tree.
@@ -92,6 +96,7 @@ fn main() -> ExitCode {
         Some(Command::Uci) => uci::run(Input::stdin(), out, None),
         Some(Command::Ucci) => ucci::run(Input::stdin(), out, None),
         Some(Command::Gtp(args)) => gtp::run_with(Input::stdin(), out, None, &args),
+        Some(Command::Analysis(args)) => analysis::run(Input::stdin(), out, &args),
         Some(Command::Hub) => hub::run(Input::stdin(), out, None),
         Some(Command::Perft(args)) => return perft::run(&args),
         Some(Command::Bench(args)) => return bench::run(&args),

@@ -146,6 +146,13 @@ impl<M: Copy> Snapshot<M> {
     }
 }
 
+/// The weight of a root move's prior value (a winrate in [0, 1]) in the prior shares the
+/// search reports: the fourth power sharpens the values, which lie close together, into
+/// something like a move probability.
+pub fn prior_weight(value: f32) -> f32 {
+    value.clamp(0.0, 1.0).powi(4)
+}
+
 /// Per-thread scratch, allocated once per search.
 struct Worker<S: MctsState> {
     state: S,
@@ -696,7 +703,7 @@ impl<S: MctsState> Mcts<S> {
                 .map(|c| root.index_move(tree.node(c).move_index()));
             let weights: Vec<f32> = children
                 .clone()
-                .map(|c| tree.node(c).prior().1.powi(4))
+                .map(|c| prior_weight(tree.node(c).prior().1))
                 .collect();
             let total: f32 = weights.iter().sum::<f32>().max(1e-9);
             for (i, c) in children.enumerate() {

@@ -736,6 +736,7 @@ impl Session {
             interval: params.interval,
             allow: params.allow.clone(),
             avoid: params.avoid.clone(),
+            ..AnalysisRequest::default()
         };
         let out = self.out.clone();
         self.bot.analyze_async(

@@ -2,8 +2,9 @@
 //! thousand valid, mutated and garbage lines, with a liveness probe every 50 lines.
 //!
 //! Scheme: each test starts the built binary (`CARGO_BIN_EXE_tetrarch`) for one protocol: UCI
-//! (chess), UCI with `UCI_Variant` = xiangqi, UCCI, GTP and Hub over stdin, and DXP over a TCP
-//! connection on 127.0.0.1 to `tetrarch dxp --listen`. A protocol's grammar (`uci`, `gtp`,
+//! (chess), UCI with `UCI_Variant` = xiangqi, UCCI, GTP, KataGo's JSON analysis protocol
+//! (`tetrarch analysis`) and Hub over stdin, and DXP over a TCP connection on 127.0.0.1 to
+//! `tetrarch dxp --listen`. A protocol's grammar (`uci`, `gtp`,
 //! `hub`, `dxp`) makes valid lines: real positions from random playouts by the engine's own
 //! rules, legal and illegal moves, searches with small limits (depth 1-3, at most 20 ms, a few
 //! thousand nodes, 40 playouts a Go move), options with good and bad values. `mutate` edits
@@ -20,7 +21,7 @@
 //! queue check nudges with `stop` (`harness::Drain`).
 //!
 //! Probes: UCI and UCCI `isready` -> `readyok`; GTP `<id> protocol_version` -> exactly
-//! `=<id> 2`; Hub `ping` -> `pong`; DXP a BACKREQ to an unreachable move -> BACKACC `K2`. A probe
+//! `=<id> 2`; analysis a `terminate_all` action -> its exact echo; Hub `ping` -> `pong`; DXP a BACKREQ to an unreachable move -> BACKACC `K2`. A probe
 //! not answered within the deadline, an exit, panic text on stderr, or (stdin protocols) not
 //! quitting cleanly at end of input fails the test with the seed and the last 50 lines sent.
 //!
@@ -31,6 +32,7 @@
 //! replay with `tetrarch hub < DIR/hub.in`) and the lines read. A run is determined by the seed,
 //! except for timing: how far a search got before the next line arrived.
 
+mod analysis;
 mod dxp;
 mod gtp;
 mod harness;
@@ -91,6 +93,13 @@ fn fuzz_gtp() {
     let cfg = Config::from_env();
     let stats = run_text(gtp::Gtp::new(), &cfg);
     report("gtp", &cfg, &stats);
+}
+
+#[test]
+fn fuzz_analysis() {
+    let cfg = Config::from_env();
+    let stats = run_text(analysis::Analysis::new(), &cfg);
+    report("analysis", &cfg, &stats);
 }
 
 #[test]

@@ -35,6 +35,9 @@ pub type OnProgress = Box<dyn FnMut(&Board, &Snapshot<Move>) + Send>;
 /// The end of a `genmove`: the decision, or the failure of the search.
 pub type OnMove = Box<dyn FnOnce(Result<Decision, SearchFailed>) + Send>;
 
+/// The end of an analysis: its final state, or the failure of the search.
+pub type OnAnalysis = Box<dyn FnOnce(Result<Snapshot<Move>, SearchFailed>) + Send>;
+
 /// A search panicked; the game is as it was before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchFailed;
@@ -65,6 +68,7 @@ enum Order {
         side: Side,
         request: AnalysisRequest,
         progress: OnProgress,
+        done: Option<OnAnalysis>,
     },
     Ponder,
 }
@@ -193,6 +197,25 @@ impl GoBot {
             side,
             request,
             progress,
+            done: None,
+        });
+    }
+
+    /// [`analyze_async`](GoBot::analyze_async) that also ends by itself after
+    /// `request.playouts`, and hands the final state of the search to `done` (on the search
+    /// thread) however it ended: by itself, by [`stop`](GoBot::stop), or by a failure.
+    pub fn analyze_then(
+        &mut self,
+        side: Side,
+        request: AnalysisRequest,
+        progress: OnProgress,
+        done: OnAnalysis,
+    ) {
+        self.dispatch(Order::Analyze {
+            side,
+            request,
+            progress,
+            done: Some(done),
         });
     }
 
@@ -258,9 +281,18 @@ fn execute(engine: &mut GoEngine, order: Order, stop: &AtomicBool) -> Ended {
             side,
             request,
             mut progress,
-        } => guarded(engine, |e| {
-            e.analyze(side, &request, stop, &mut |b, s| progress(b, s))
-        }),
+            done,
+        } => {
+            let mut last = None;
+            let ended = guarded(engine, |e| {
+                last = Some(e.analyze(side, &request, stop, &mut |b, s| progress(b, s)));
+            });
+            if let Some(done) = done {
+                let result = last.ok_or(SearchFailed);
+                let _ = panic::catch_unwind(AssertUnwindSafe(move || done(result)));
+            }
+            ended
+        }
         Order::Ponder => guarded(engine, |e| e.ponder(stop)),
     }
 }
@@ -407,6 +439,54 @@ mod tests {
         .unwrap();
         let seen = seen.lock().unwrap();
         assert!(seen.iter().all(|&t| t == seen[0]));
+    }
+
+    #[test]
+    fn a_bounded_analysis_ends_by_itself_and_hands_over_its_result() {
+        let mut bot = GoBot::new(quick());
+        bot.engine().set_board_size(9);
+        let (tx, rx) = channel::bounded(1);
+        let request = AnalysisRequest {
+            interval: Duration::from_secs(3600),
+            playouts: Some(300),
+            ..AnalysisRequest::default()
+        };
+        bot.analyze_then(
+            Side::First,
+            request,
+            silent(),
+            Box::new(move |r| tx.send(r).unwrap()),
+        );
+        let snap = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the analysis ended by itself")
+            .unwrap();
+        assert_eq!(snap.playouts, 300);
+        assert_eq!(snap.root_visits, 300, "a fresh tree");
+        assert!(!snap.moves.is_empty());
+        assert_eq!(snap.ownership.len(), 81);
+        assert_eq!(bot.stop_and_wait(), Some(Ended::Normally));
+        // Stopped early, it still answers, with fewer playouts.
+        let (tx, rx) = channel::bounded(1);
+        bot.engine().clear_board();
+        bot.analyze_then(
+            Side::First,
+            AnalysisRequest {
+                playouts: Some(50_000_000),
+                ..AnalysisRequest::default()
+            },
+            silent(),
+            Box::new(move |r| tx.send(r).unwrap()),
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        bot.stop();
+        let snap = rx.recv_timeout(Duration::from_secs(5)).unwrap().unwrap();
+        assert!(snap.playouts > 0 && snap.playouts < 50_000_000);
+        // The policy: a share per candidate, summing to one.
+        let policy = bot.engine().policy(Side::First);
+        assert!(policy.len() > 70, "{}", policy.len());
+        let sum: f32 = policy.iter().map(|&(_, p)| p).sum();
+        assert!((sum - 1.0).abs() < 1e-3, "{sum}");
     }
 
     #[test]

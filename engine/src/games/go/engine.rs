@@ -138,6 +138,9 @@ pub struct AnalysisRequest {
     pub allow: Vec<Move>,
     /// Root moves not to search.
     pub avoid: Vec<Move>,
+    /// Stop after this many playouts (none: only when stopped). The tree is the engine's:
+    /// with a tree kept from an earlier search of the same position the root has more visits.
+    pub playouts: Option<u64>,
 }
 
 /// What the playouts say about the end of the game, per cell (row by row from the bottom).
@@ -760,15 +763,15 @@ impl GoEngine {
         Decision::Play(best.mv)
     }
 
-    /// Analyses the position with `side` to move until `stop` is set, reporting every
-    /// `request.interval`.
+    /// Analyses the position with `side` to move until `stop` is set or `request.playouts`
+    /// are done, reporting every `request.interval`; returns the final state of the search.
     pub fn analyze(
         &mut self,
         side: Side,
         request: &AnalysisRequest,
         stop: &AtomicBool,
         report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
-    ) {
+    ) -> Snapshot<Move> {
         self.prepare_search();
         // Analysis reports the real game: no dynamic komi.
         let mut root = self.position_for(side);
@@ -789,6 +792,7 @@ impl GoEngine {
             root_filter = Some(f);
         }
         let limits = PlayoutLimits {
+            playouts: request.playouts,
             report_every: Some(request.interval.max(Duration::from_millis(10))),
             root_filter,
             ..PlayoutLimits::default()
@@ -800,6 +804,25 @@ impl GoEngine {
                 report(rb, s)
             });
         self.ownership = Some((root.hash() ^ side.index() as u64, Judgement::from(&snap)));
+        snap
+    }
+
+    /// The prior knowledge of the position with `side` to move, before any search: every
+    /// candidate move the tree would consider with its share of the prior, as the search
+    /// reports it in [`MoveStats::prior`](crate::mcts::MoveStats). Legal moves the tree leaves
+    /// out (filling an own true eye) are not listed.
+    pub fn policy(&self, side: Side) -> Vec<(Move, f32)> {
+        let mut root = self.record.board().clone();
+        root.set_to_move(side);
+        let mut priors = Vec::new();
+        root.expand(&mut priors);
+        let weights: Vec<f32> = priors.iter().map(|p| mcts::prior_weight(p.value)).collect();
+        let total = weights.iter().sum::<f32>().max(1e-9);
+        priors
+            .iter()
+            .zip(weights)
+            .map(|(p, w)| (p.mv, w / total))
+            .collect()
     }
 
     /// Searches the current position until `stop` (pondering on the opponent's time).

@@ -26,7 +26,7 @@ pub mod sgf;
 mod tactics;
 
 pub use board::{Board, Illegal, Move, DEFAULT_KOMI, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-pub use bot::{Ended, GoBot, OnMove, OnProgress, SearchFailed};
+pub use bot::{Ended, GoBot, OnAnalysis, OnMove, OnProgress, SearchFailed};
 pub use engine::{
     AnalysisRequest, Decision, GoEngine, MoveRequest, PlayerClock, SearchSummary, Settings, Status,
     TimeControl,

@@ -207,6 +207,33 @@ impl Record {
         Ok(())
     }
 
+    /// A game that starts from setup stones of either colour, with `to_move` to play first
+    /// (SGF `AB`/`AW` and `PL`, a problem, a position without its moves). Only Black stones,
+    /// two or more, count as a handicap. The error names the first stone that cannot be
+    /// placed (a pass, off the board, on another stone, or without a liberty) by its index.
+    pub fn with_setup(
+        size: usize,
+        komi: f32,
+        stones: &[(Side, Move)],
+        to_move: Side,
+    ) -> Result<Record, (usize, Illegal)> {
+        let mut rec = Record::new(size, komi);
+        let mut board = rec.board.clone();
+        for (i, &(side, m)) in stones.iter().enumerate() {
+            let p = m.point().ok_or((i, Illegal::OffBoard))?;
+            board.setup_stone(p, side).map_err(|e| (i, e))?;
+        }
+        board.reset_history();
+        board.set_to_move(to_move);
+        rec.board = board;
+        rec.initial = rec.board.clone();
+        rec.setup = stones.to_vec();
+        if stones.len() >= 2 && stones.iter().all(|&(s, _)| s == Side::First) {
+            rec.handicap = stones.len();
+        }
+        Ok(rec)
+    }
+
     /// Writes the game as SGF (one line).
     pub fn to_sgf(&self) -> String {
         let b = &self.board;
@@ -539,5 +566,54 @@ mod tests {
         ] {
             assert!(Record::from_sgf(bad, None, None, 7.5).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn setup_stones_of_both_colours_start_a_game_without_history() {
+        let b = Board::new(9);
+        let v = |t: &str| b.parse_vertex(t).unwrap();
+        let stones = [
+            (Side::First, v("D4")),
+            (Side::Second, v("E4")),
+            (Side::First, v("E5")),
+        ];
+        let mut rec = Record::with_setup(9, 6.5, &stones, Side::Second).unwrap();
+        assert_eq!(rec.board().to_move(), Side::Second);
+        assert_eq!(rec.handicap(), 0);
+        assert_eq!(rec.komi(), 6.5);
+        assert!(rec.moves().is_empty());
+        rec.play(Side::Second, v("F5")).unwrap();
+        assert!(rec.undo());
+        assert_eq!(
+            rec.board().to_move(),
+            Side::Second,
+            "undo goes back to the setup"
+        );
+        assert!(
+            rec.to_sgf().contains("AB[df][ee]AW[ef]PL[W]"),
+            "{}",
+            rec.to_sgf()
+        );
+        // Black stones only are a handicap.
+        let h = Record::with_setup(9, 0.5, &stones[..1], Side::Second).unwrap();
+        assert_eq!(h.handicap(), 0, "one stone is no handicap");
+        let two = [(Side::First, v("C3")), (Side::First, v("G7"))];
+        assert_eq!(
+            Record::with_setup(9, 0.5, &two, Side::Second)
+                .unwrap()
+                .handicap(),
+            2
+        );
+        // The first bad stone is named.
+        let bad = [(Side::First, v("C3")), (Side::Second, v("C3"))];
+        assert_eq!(
+            Record::with_setup(9, 7.5, &bad, Side::First).unwrap_err(),
+            (1, Illegal::Occupied)
+        );
+        let pass = [(Side::First, Move::PASS)];
+        assert_eq!(
+            Record::with_setup(9, 7.5, &pass, Side::First).unwrap_err(),
+            (0, Illegal::OffBoard)
+        );
     }
 }
