@@ -707,7 +707,12 @@ mod tests {
     #[test]
     fn the_writer_writes_what_compiles_back_and_no_machine_paths() {
         let w = Toy::start();
-        let src = w.tuned_source("From /home/someone/data/x.txt,rel/y.txt\nsecond");
+        // An absolute path of this machine's (the temporary folder is one) keeps only its
+        // file name; a relative one stays as written.
+        let absolute = std::env::temp_dir().join("data").join("x.txt");
+        assert!(absolute.is_absolute());
+        let doc = format!("From {},rel/y.txt\nsecond", absolute.display());
+        let src = w.tuned_source(&doc);
         assert!(src.starts_with("//! The toy evaluation's weights"), "{src}");
         assert!(src.contains("//! From x.txt,rel/y.txt\n//! second\n//!\n//! Generated:"));
         assert!(src.contains("    (\"one\", &[(1, 2)]),\n"), "{src}");
