@@ -17,13 +17,18 @@
 //!
 //! The tables themselves are declared with [`weights!`](crate::weights): each field's name,
 //! type and default once, in the order the table is visited; the macro derives the walk
-//! (`visit_mut`), the flat index of a field (`flat_index`, for tracers), the flat round trip
-//! (`from_flat`), the overlay of a tuned table by term name (`overlay`) and the writer of the
+//! (`visit_mut`, `weight_list`), the flat index of a field (`flat_index`, for tracers), the
+//! flat round trip (`from_flat`), the overlay of a tuned table by term name (`overlay`) and the writer of the
 //! tuned file (`tuned_source`). A tuned file lists terms by name, so a term added to the
 //! table after the file was written keeps its default there: a new term is the table's line
 //! and the evaluation's use of it.
+//!
+//! Every evaluation reads its weights through one [`Sink`]: [`Play`] hands the values back,
+//! [`Tracer`] also records each weight's count, the fixed part and the king-danger units, and
+//! folds them into a [`FormBuilder`]; [`Summed`] adds the running sum for evaluations that
+//! sum as they go. The game's code states each term once, for play and tuning alike.
 
-use crate::game::{Evaluator, Position};
+use crate::game::{Evaluator, Position, Side};
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// A midgame/endgame pair: the unit of every evaluation table.
@@ -276,6 +281,21 @@ macro_rules! weights {
                         i += 1;
                     });
                 )*
+            }
+
+            /// Every pair with its term's name and index within the term, in visit order: an
+            /// evaluator's `LinearEval::weight_list`.
+            pub fn weight_list(&self) -> Vec<$crate::linear::WeightInfo> {
+                let mut out = Vec::with_capacity(Self::LEN);
+                self.clone().visit_mut(|name, index, s| {
+                    out.push($crate::linear::WeightInfo {
+                        name,
+                        index,
+                        mg: s.0,
+                        eg: s.1,
+                    })
+                });
+                out
             }
 
             /// The number of pairs [`visit_mut`](Self::visit_mut) walks.
@@ -572,6 +592,240 @@ impl FormBuilder {
     }
 }
 
+/// Where an evaluation's weight reads go: straight back into the score ([`Play`], for play)
+/// or also into the linear form's counts ([`Tracer`], for tuning). Every weight an
+/// evaluation reads passes through its sink, which returns the value it contributes, so the
+/// traced form and the played score are one piece of code and cannot disagree; the sink is a
+/// type parameter, so play is monomorphised and pays nothing for the tracing. Sides are
+/// given as anything that names one (a `game::Side`, chess's `Color`); the first player's
+/// counts add, the second's subtract. An evaluation that sums as it goes wraps its sink in
+/// [`Summed`].
+pub trait Sink {
+    /// Whether the sink records (an evaluation bypasses caches that keep only sums then).
+    const TRACE: bool;
+    /// `count` times the pair `w`, a field of the table, in `side`'s score; returns
+    /// `*w * count`, that value.
+    fn term(&mut self, side: impl Into<Side>, w: &S, count: i32) -> S;
+    /// A value no tunable weight moves in `side`'s score (the tracer keeps it as the form's
+    /// constant).
+    fn fixed(&mut self, side: impl Into<Side>, s: S);
+    /// `count` times the midgame half of `w` in `side`'s attack units against the enemy king;
+    /// returns those units.
+    fn unit(&mut self, side: impl Into<Side>, w: &S, count: i32) -> i32;
+    /// The midgame half of `w` divided by `div` (rounded towards zero) in `side`'s attack
+    /// units; returns those units.
+    fn unit_div(&mut self, side: impl Into<Side>, w: &S, div: i32) -> i32;
+    /// `units` attack units of `side` that no weight moves; returns them.
+    fn unit_fixed(&mut self, side: impl Into<Side>, units: i32) -> i32;
+    /// `side`'s king danger, quadratic in the units noted since its last danger, counts with
+    /// those units times `scale` (`Some`), or does not apply and the units are forgotten
+    /// (`None`).
+    fn danger(&mut self, side: impl Into<Side>, scale: Option<f32>);
+}
+
+/// The sink of play: it only hands the weights back.
+pub struct Play;
+
+impl Sink for Play {
+    const TRACE: bool = false;
+    #[inline(always)]
+    fn term(&mut self, _: impl Into<Side>, w: &S, count: i32) -> S {
+        *w * count
+    }
+    #[inline(always)]
+    fn fixed(&mut self, _: impl Into<Side>, _: S) {}
+    #[inline(always)]
+    fn unit(&mut self, _: impl Into<Side>, w: &S, count: i32) -> i32 {
+        w.0 * count
+    }
+    #[inline(always)]
+    fn unit_div(&mut self, _: impl Into<Side>, w: &S, div: i32) -> i32 {
+        w.0 / div
+    }
+    #[inline(always)]
+    fn unit_fixed(&mut self, _: impl Into<Side>, units: i32) -> i32 {
+        units
+    }
+    #[inline(always)]
+    fn danger(&mut self, _: impl Into<Side>, _: Option<f32>) {}
+}
+
+/// One side's king danger as the tracer saw it.
+#[derive(Clone, Debug, Default)]
+pub struct Danger {
+    /// 1 when the first player attacks, -1 when the second does.
+    pub sign: f32,
+    /// The factor the units are taken at (a half when the attack is halved).
+    pub scale: f32,
+    /// (flat index, coefficient) of the unit weights' midgame halves.
+    pub units: Vec<(usize, f32)>,
+    /// Units no weight moves (plain counts, and what dividing a unit weight rounded away at the
+    /// current table).
+    pub extra: f32,
+}
+
+/// The sink of tuning: each weight's count (the first player's less the second's) by flat
+/// index, the fixed part, and the king-danger units, for a [`LinearForm`].
+pub struct Tracer {
+    /// Address of the table, to turn a field reference into its flat index.
+    base: usize,
+    /// The table's `flat_index` (from [`weights!`](crate::weights)).
+    index: fn(usize, &S) -> usize,
+    /// (flat index, count), in the order read; an index may recur.
+    pub counts: Vec<(usize, i32)>,
+    /// The sum of the values no weight moves, from the first player's view.
+    pub fixed: S,
+    /// Units noted per attacking side, until its danger is decided.
+    pending: [(Vec<(usize, f32)>, f32); 2],
+    pub dangers: Vec<Danger>,
+}
+
+#[inline(always)]
+fn first(side: Side) -> bool {
+    side == Side::First
+}
+
+impl Tracer {
+    /// A tracer of reads from `table`, whose fields `index` numbers
+    /// (`Weights::flat_index`).
+    pub fn new<T>(table: &T, index: fn(usize, &S) -> usize) -> Tracer {
+        Tracer {
+            base: table as *const T as usize,
+            index,
+            counts: Vec::with_capacity(128),
+            fixed: S(0, 0),
+            pending: Default::default(),
+            dangers: Vec::new(),
+        }
+    }
+
+    /// The flat index of `w`, a field of the traced table.
+    pub fn index_of(&self, w: &S) -> usize {
+        (self.index)(self.base, w)
+    }
+
+    /// Every count into `f` at `mg` per unit for the midgame half and `eg_scale * eg` for
+    /// the endgame half (the two factors kept apart so the products round as they always have).
+    pub fn fold_counts(&self, f: &mut FormBuilder, mg: f32, eg_scale: f32, eg: f32) {
+        for &(index, n) in &self.counts {
+            f.term(index, n as f32 * mg, n as f32 * eg_scale * eg);
+        }
+    }
+
+    /// Every king danger into `f` as a quadratic term `min(cap, units^2 / div)`, at `factor`
+    /// (times the attacker's sign).
+    pub fn fold_dangers(&self, f: &mut FormBuilder, div: f32, cap: f32, factor: f32) {
+        for d in &self.dangers {
+            f.quadratic(Quadratic {
+                units: d
+                    .units
+                    .iter()
+                    .map(|&(i, c)| (i as u32, c * d.scale))
+                    .collect(),
+                constant: d.extra * d.scale,
+                div,
+                cap,
+                factor: d.sign * factor,
+            });
+        }
+    }
+}
+
+impl Sink for Tracer {
+    const TRACE: bool = true;
+    fn term(&mut self, side: impl Into<Side>, w: &S, count: i32) -> S {
+        if count != 0 {
+            let sign = if first(side.into()) { 1 } else { -1 };
+            self.counts.push((self.index_of(w), sign * count));
+        }
+        *w * count
+    }
+    fn fixed(&mut self, side: impl Into<Side>, s: S) {
+        if first(side.into()) {
+            self.fixed += s;
+        } else {
+            self.fixed -= s;
+        }
+    }
+    fn unit(&mut self, side: impl Into<Side>, w: &S, count: i32) -> i32 {
+        if count != 0 {
+            let i = self.index_of(w);
+            self.pending[side.into().index()].0.push((i, count as f32));
+        }
+        w.0 * count
+    }
+    fn unit_div(&mut self, side: impl Into<Side>, w: &S, div: i32) -> i32 {
+        let i = self.index_of(w);
+        let p = &mut self.pending[side.into().index()];
+        p.0.push((i, 1.0 / div as f32));
+        p.1 += (w.0 / div) as f32 - w.0 as f32 / div as f32;
+        w.0 / div
+    }
+    fn unit_fixed(&mut self, side: impl Into<Side>, units: i32) -> i32 {
+        self.pending[side.into().index()].1 += units as f32;
+        units
+    }
+    fn danger(&mut self, side: impl Into<Side>, scale: Option<f32>) {
+        let side = side.into();
+        let (units, extra) = std::mem::take(&mut self.pending[side.index()]);
+        if let Some(scale) = scale {
+            self.dangers.push(Danger {
+                sign: if first(side) { 1.0 } else { -1.0 },
+                scale,
+                units,
+                extra,
+            });
+        }
+    }
+}
+
+/// A sink with the running sum of what it was given, from the first player's view: for an
+/// evaluation that sums its terms as it reads them (chess, draughts) rather than from the
+/// values the sink hands back.
+pub struct Summed<'a, K: Sink> {
+    pub sink: &'a mut K,
+    pub sum: S,
+}
+
+impl<'a, K: Sink> Summed<'a, K> {
+    pub fn new(sink: &'a mut K) -> Summed<'a, K> {
+        Summed { sink, sum: S(0, 0) }
+    }
+
+    #[inline(always)]
+    fn add_value(&mut self, side: Side, v: S) {
+        if first(side) {
+            self.sum += v;
+        } else {
+            self.sum -= v;
+        }
+    }
+
+    /// `count` times the pair `w` for `side` ([`Sink::term`]), summed.
+    #[inline(always)]
+    pub fn add(&mut self, side: impl Into<Side>, w: &S, count: i32) {
+        let side = side.into();
+        let v = self.sink.term(side, w, count);
+        self.add_value(side, v);
+    }
+
+    /// A value no weight moves for `side` ([`Sink::fixed`]), summed.
+    #[inline(always)]
+    pub fn fixed(&mut self, side: impl Into<Side>, s: S) {
+        let side = side.into();
+        self.sink.fixed(side, s);
+        self.add_value(side, s);
+    }
+
+    /// `side`'s king danger `value` from the units noted at `scale` ([`Sink::danger`]), summed.
+    #[inline(always)]
+    pub fn danger(&mut self, side: impl Into<Side>, scale: f32, value: S) {
+        let side = side.into();
+        self.sink.danger(side, Some(scale));
+        self.add_value(side, value);
+    }
+}
+
 /// A weight pair of a tunable evaluation: its term's name, its index within the term, and its
 /// current value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -657,6 +911,53 @@ mod tests {
     }
 
     #[test]
+    fn play_and_the_tracer_agree_and_the_tracer_records_signed_counts() {
+        let w = Toy::start();
+        // One evaluation, fed to either sink: the first player's terms, then the second's, a
+        // fixed value, and king danger from units (one danger forgotten, one kept at half).
+        fn feed<K: Sink>(w: &Toy, acc: &mut Summed<'_, K>) -> i32 {
+            acc.add(Side::First, &w.one, 3);
+            acc.add(Side::Second, &w.grid[1][2], 2);
+            acc.add(Side::Second, &w.list[0], 0);
+            acc.fixed(Side::Second, S(10, 20));
+            let mut units = acc.sink.unit(Side::First, &w.list[1], 2);
+            units += acc.sink.unit_div(Side::First, &w.list[1], 4);
+            units += acc.sink.unit_fixed(Side::First, 5);
+            acc.danger(Side::First, 0.5, S(units, 0));
+            acc.sink.unit(Side::Second, &w.one, 1);
+            acc.sink.danger(Side::Second, None);
+            units
+        }
+        let mut play = Play;
+        let mut played = Summed::new(&mut play);
+        let units = feed(&w, &mut played);
+        assert_eq!(units, 7 * 2 + 7 / 4 + 5);
+        let played = played.sum;
+        let mut t = Tracer::new(&w, Toy::flat_index);
+        let mut traced = Summed::new(&mut t);
+        assert_eq!(feed(&w, &mut traced), units);
+        assert_eq!(traced.sum, played);
+        assert_eq!(played, S(1, 2) * 3 - S(3, 4) * 2 - S(10, 20) + S(units, 0));
+        // grid[1][2] is the sixth pair; the zero count is not recorded.
+        assert_eq!(t.counts, vec![(0, 3), (6, -2)]);
+        assert_eq!(t.fixed, S(-10, -20));
+        assert_eq!(t.index_of(&w.list[1]), 8);
+        assert_eq!(t.dangers.len(), 1);
+        let d = &t.dangers[0];
+        assert_eq!((d.sign, d.scale), (1.0, 0.5));
+        assert_eq!(d.units, vec![(8, 2.0), (8, 0.25)]);
+        assert_eq!(d.extra, (7 / 4) as f32 - 7.0 / 4.0 + 5.0);
+        let mut f = FormBuilder::new();
+        t.fold_counts(&mut f, 1.0, 0.5, 1.0);
+        t.fold_dangers(&mut f, 1.0, 1000.0, 2.0);
+        let form = f.build();
+        assert_eq!(form.terms.len(), 2);
+        assert_eq!((form.terms[1].mg, form.terms[1].eg), (-2.0, -1.0));
+        assert_eq!(form.quadratic[0].units, vec![(8, 1.0), (8, 0.125)]);
+        assert_eq!(form.quadratic[0].factor, 2.0);
+    }
+
+    #[test]
     fn the_table_is_laid_out_in_visit_order() {
         assert_eq!(Toy::LEN, 9);
         assert_eq!(std::mem::size_of::<Toy>(), 9 * std::mem::size_of::<S>());
@@ -707,7 +1008,12 @@ mod tests {
     #[test]
     fn the_writer_writes_what_compiles_back_and_no_machine_paths() {
         let w = Toy::start();
-        let src = w.tuned_source("From /home/someone/data/x.txt,rel/y.txt\nsecond");
+        // An absolute path of this machine's (the temporary folder is one) keeps only its
+        // file name; a relative one stays as written.
+        let absolute = std::env::temp_dir().join("data").join("x.txt");
+        assert!(absolute.is_absolute());
+        let doc = format!("From {},rel/y.txt\nsecond", absolute.display());
+        let src = w.tuned_source(&doc);
         assert!(src.starts_with("//! The toy evaluation's weights"), "{src}");
         assert!(src.contains("//! From x.txt,rel/y.txt\n//! second\n//!\n//! Generated:"));
         assert!(src.contains("    (\"one\", &[(1, 2)]),\n"), "{src}");

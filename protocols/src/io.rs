@@ -159,6 +159,32 @@ impl Captured {
     }
 }
 
+/// Runs `script` against a fresh session made by `open` on its own thread and fails (rather
+/// than hanging the test run) unless the session, including dropping it, ends within `limit`.
+/// A panic in the script fails the calling test as it is. The session is made on that thread,
+/// so it need not be `Send`.
+#[cfg(test)]
+pub fn within<S: 'static>(
+    limit: std::time::Duration,
+    open: fn() -> S,
+    script: impl FnOnce(&mut S) + Send + 'static,
+) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut s = open();
+            script(&mut s);
+            drop(s);
+        }));
+        let _ = tx.send(result);
+    });
+    match rx.recv_timeout(limit) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => std::panic::resume_unwind(e),
+        Err(_) => panic!("the session did not end within {limit:?}"),
+    }
+}
+
 #[cfg_attr(not(test), allow(dead_code))]
 struct SharedBuf(Arc<Mutex<Vec<u8>>>);
 

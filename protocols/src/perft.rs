@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::Args;
 use tetrarch::game::Notation;
 use tetrarch::games::chess::Board as Chess;
-use tetrarch::games::{Draughts, Game, GameKind, Xiangqi};
+use tetrarch::games::{Game, GameKind, WithGame};
 
 #[derive(Args)]
 pub struct PerftArgs {
@@ -34,47 +34,48 @@ pub struct PerftArgs {
 }
 
 pub fn run(args: &PerftArgs) -> ExitCode {
-    let kind = match GameKind::parse(&args.game) {
-        Ok(kind @ (GameKind::Chess | GameKind::Xiangqi | GameKind::Draughts)) => kind,
-        _ => {
-            let other = &args.game;
-            eprintln!("tetrarch perft: unknown game '{other}' (try chess, xiangqi or draughts)");
-            return ExitCode::FAILURE;
-        }
+    let Ok(kind) = GameKind::parse(&args.game) else {
+        return unknown(args);
     };
     if args.paths && kind != GameKind::Draughts {
         eprintln!("tetrarch perft: --paths applies to draughts only");
         return ExitCode::FAILURE;
     }
+    // The two flags that change what one game counts or prints; every other game (and these
+    // games without them) goes through its descriptor's perft.
     match kind {
-        GameKind::Chess => {
-            let Some(mut pos) = load::<Chess>(args) else {
-                return ExitCode::FAILURE;
-            };
-            if args.chess960 {
-                pos.set_chess960(true);
-            }
-            // Chess has its own perft (last ply counted by popcount); same counts as the generic one.
-            report(args, &mut pos, |p, d| p.perft(d), |p, d| p.divide(d))
-        }
+        GameKind::Chess if args.chess960 => chess960(args),
         GameKind::Draughts if args.paths => draughts_paths(args),
-        GameKind::Draughts => count::<<Draughts as Game>::Position>(args),
-        GameKind::Xiangqi => count::<<Xiangqi as Game>::Position>(args),
-        GameKind::Go => unreachable!("refused above"),
+        _ => kind.with_game(Count(args)).unwrap_or_else(|| unknown(args)),
     }
 }
 
-/// Runs perft on one game's position type with the generic perft and prints the result.
-fn count<P: Notation>(args: &PerftArgs) -> ExitCode {
-    let Some(mut pos) = load::<P>(args) else {
+fn unknown(args: &PerftArgs) -> ExitCode {
+    let other = &args.game;
+    eprintln!("tetrarch perft: unknown game '{other}' (try chess, xiangqi or draughts)");
+    ExitCode::FAILURE
+}
+
+/// Runs a game's descriptor perft (`Game::perft`, `Game::divide`) and prints the result.
+struct Count<'a>(&'a PerftArgs);
+
+impl WithGame for Count<'_> {
+    type Output = ExitCode;
+    fn run<G: Game>(self) -> ExitCode {
+        let Some(mut pos) = load::<G::Position>(self.0) else {
+            return ExitCode::FAILURE;
+        };
+        report(self.0, &mut pos, G::perft, G::divide)
+    }
+}
+
+/// Chess with castling written as king takes rook (`--chess960`), through the chess perft.
+fn chess960(args: &PerftArgs) -> ExitCode {
+    let Some(mut pos) = load::<Chess>(args) else {
         return ExitCode::FAILURE;
     };
-    report(
-        args,
-        &mut pos,
-        |p, d| tetrarch::perft::perft(p, d),
-        |p, d| tetrarch::perft::divide(p, d),
-    )
+    pos.set_chess960(true);
+    report(args, &mut pos, |p, d| p.perft(d), |p, d| p.divide(d))
 }
 
 /// The position named by `--fen`, or the initial one; `None` (after a message) if malformed.

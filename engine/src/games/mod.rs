@@ -3,18 +3,23 @@
 //!
 //! Scheme: what the rest of the program needs to know about a game, beyond the `game` traits
 //! its position implements, is stated here once. [`GameKind`] names the four games and is the
-//! one place a game's name is read (`parse`) or written (`name`); [`Game`] is the descriptor
-//! of an alpha-beta game (chess, xiangqi, draughts): its name, position and evaluator types,
-//! the search parameters it plays with and its estimate of the moves left, for the clock. A
-//! new game is its module here, one line in [`GameKind`], a [`Game`] impl, and the adapter of
-//! its protocol.
+//! one place a game's name is read (`parse`) or written (`name`), with the facts every game
+//! has, Go included: its sides, its points, the protocol it is played over and how its records
+//! and books write it. [`Game`] is the descriptor of an alpha-beta game (chess, xiangqi,
+//! draughts): its position and evaluator types, the search parameters it plays with, its
+//! estimate of the moves left for the clock, its bench positions, its perft and how its
+//! records write a move; [`GameKind::with_game`] is the one place a game's name turns into
+//! those types. Go, played by MCTS and not by the alpha-beta search, has no [`Game`] impl:
+//! its own bot facade (`go::bot`) stands where the search would. A new game is its module
+//! here, one line in [`GameKind`] (and its arms), a [`Game`] impl, and the adapter of its
+//! protocol.
 
 pub mod chess;
 pub mod draughts;
 pub mod go;
 pub mod xiangqi;
 
-use crate::game::Notation;
+use crate::game::{Notation, Position};
 use crate::linear::LinearEval;
 use crate::search::Params;
 
@@ -67,6 +72,44 @@ impl GameKind {
         }
     }
 
+    /// The protocol the game is usually played over (the match runner's default), by its
+    /// command-line name.
+    pub fn protocol(self) -> &'static str {
+        match self {
+            GameKind::Chess => "uci",
+            GameKind::Xiangqi => "ucci",
+            GameKind::Go => "gtp",
+            GameKind::Draughts => "hub",
+        }
+    }
+
+    /// The rule that draws a game after too many moves without progress, as a result line
+    /// names it ("Draw by ..."). Go has none; its games end by passes.
+    pub fn move_rule(self) -> &'static str {
+        match self {
+            GameKind::Chess => "fifty moves rule",
+            GameKind::Xiangqi => "the 60-move rule",
+            GameKind::Go | GameKind::Draughts => "the 25-move rule",
+        }
+    }
+
+    /// The `Variant` tag of the game's PGN records; `None` for chess (PGN's own game) and for
+    /// the games recorded in formats of their own (Go in SGF, draughts in PDN). A variant's
+    /// record always states its start (`FEN`), since a reader would assume chess's.
+    pub fn pgn_variant(self) -> Option<&'static str> {
+        match self {
+            GameKind::Xiangqi => Some("xiangqi"),
+            _ => None,
+        }
+    }
+
+    /// Whether the game's position text ends in halfmove and fullmove counters after four
+    /// fields, FEN-style, which an EPD line may leave out; otherwise an EPD line's first word
+    /// is the whole position (draughts) or the game has no position text (Go).
+    pub fn fen_counters(self) -> bool {
+        matches!(self, GameKind::Chess | GameKind::Xiangqi)
+    }
+
     /// Names of the two sides, first mover first.
     pub fn side_names(self) -> [&'static str; 2] {
         match self {
@@ -114,15 +157,53 @@ pub trait Game {
     fn moves_left(_pos: &Self::Position) -> u32 {
         Self::MOVES_LEFT
     }
+
+    /// The positions of `tetrarch bench`, in the game's position text; their total node count
+    /// at [`Game::BENCH_DEPTH`] is the game's signature.
+    const BENCH_POSITIONS: &'static [&'static str];
+    /// The depth `tetrarch bench` searches each position to.
+    const BENCH_DEPTH: u32;
+
+    /// Leaf count of the legal move tree to `depth` (the generic perft unless the game has a
+    /// faster one with the same counts).
+    fn perft(pos: &mut Self::Position, depth: u32) -> u64 {
+        crate::perft::perft(pos, depth)
+    }
+
+    /// Perft per root move, as `(move text, count)`.
+    fn divide(pos: &mut Self::Position, depth: u32) -> Vec<(String, u64)> {
+        crate::perft::divide(pos, depth)
+    }
+
+    /// A legal move `m` of `pos` as the game's records write it (its move text unless the
+    /// record format has a notation of its own).
+    fn record_move(pos: &Self::Position, m: <Self::Position as Position>::Move) -> String {
+        pos.move_text(m)
+    }
 }
 
-/// Chess: [`chess::Board`] and [`chess::eval::ChessEval`].
+/// Chess: [`chess::Board`] and [`chess::eval::ChessEval`]; its own perft (the last ply counted
+/// by popcount) and SAN records.
 pub struct Chess;
 
 impl Game for Chess {
     const KIND: GameKind = GameKind::Chess;
     type Position = chess::Board;
     type Eval = chess::eval::ChessEval;
+    const BENCH_POSITIONS: &'static [&'static str] = chess::bench::POSITIONS;
+    const BENCH_DEPTH: u32 = chess::bench::DEPTH;
+
+    fn perft(pos: &mut chess::Board, depth: u32) -> u64 {
+        pos.perft(depth)
+    }
+
+    fn divide(pos: &mut chess::Board, depth: u32) -> Vec<(String, u64)> {
+        pos.divide(depth)
+    }
+
+    fn record_move(pos: &chess::Board, m: chess::Move) -> String {
+        chess::san::san(pos, m)
+    }
 }
 
 /// Xiangqi: games run longer than chess games, so more moves are left at any point.
@@ -133,6 +214,8 @@ impl Game for Xiangqi {
     type Position = xiangqi::Board;
     type Eval = xiangqi::XiangqiEval;
     const MOVES_LEFT: u32 = 45;
+    const BENCH_POSITIONS: &'static [&'static str] = xiangqi::bench::POSITIONS;
+    const BENCH_DEPTH: u32 = xiangqi::bench::DEPTH;
 }
 
 /// International draughts: its own search parameters ([`draughts::SEARCH_PARAMS`]).
@@ -143,6 +226,8 @@ impl Game for Draughts {
     type Position = draughts::Board;
     type Eval = draughts::Eval;
     const MOVES_LEFT: u32 = 30;
+    const BENCH_POSITIONS: &'static [&'static str] = draughts::bench::POSITIONS;
+    const BENCH_DEPTH: u32 = draughts::bench::DEPTH;
 
     fn search_params() -> Params {
         draughts::SEARCH_PARAMS
@@ -152,6 +237,17 @@ impl Game for Draughts {
     fn moves_left(pos: &draughts::Board) -> u32 {
         let men = pos.occupied().count_ones().min(40);
         10 + 20 * men / 40
+    }
+
+    /// PDN: `32-28`, `28x19`, and the full path where the short form is ambiguous (the
+    /// canonical text then lists the captured squares, Hub's form).
+    fn record_move(pos: &draughts::Board, m: draughts::Move) -> String {
+        let short = pos.short_move_text(m);
+        if short.matches('x').count() > 1 {
+            pos.path_move_text(m)
+        } else {
+            short
+        }
     }
 }
 

@@ -13,7 +13,6 @@
 //! and the session's state is left as it was, except that a bad field of `level` drops only
 //! itself (see `set_level`). Nothing is written to stderr.
 
-pub mod bench;
 pub mod dxp;
 
 #[cfg(test)]

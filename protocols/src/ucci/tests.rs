@@ -6,7 +6,7 @@ use tetrarch::game::{Notation, Position, Verdict};
 use tetrarch::games::xiangqi::Board;
 
 use super::Ucci;
-use crate::io::{Captured, Output};
+use crate::io::{within, Captured, Output};
 
 struct Session {
     ucci: Ucci,
@@ -393,28 +393,9 @@ fn history_from_position_moves_decides_perpetual_check() {
     assert!(after.outcome().is_none());
 }
 
-/// Runs `script` against a fresh session on its own thread and fails (rather than hanging the
-/// test run) unless the session, including dropping it, ends within `limit`.
-fn within(limit: Duration, script: impl FnOnce(&mut Session) + Send + 'static) {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut s = Session::new();
-            script(&mut s);
-            drop(s);
-        }));
-        let _ = tx.send(result);
-    });
-    match rx.recv_timeout(limit) {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => std::panic::resume_unwind(e),
-        Err(_) => panic!("the session did not end within {limit:?}"),
-    }
-}
-
 #[test]
 fn extreme_clocks_get_a_legal_move_and_the_session_still_quits() {
-    within(Duration::from_secs(120), |s| {
+    within(Duration::from_secs(120), Session::new, |s| {
         s.send("ucci");
         s.send("position startpos");
         for (go, stop) in [

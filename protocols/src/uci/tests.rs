@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use super::Uci;
-use crate::io::{Captured, Output};
+use crate::io::{within, Captured, Output};
 
 struct Session {
     uci: Uci,
@@ -329,25 +329,6 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs `script` against a fresh session on its own thread and fails (rather than hanging the
-/// test run) unless the session, including dropping it, ends within `limit`.
-fn within(limit: Duration, script: impl FnOnce(&mut Session) + Send + 'static) {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut s = Session::new();
-            script(&mut s);
-            drop(s);
-        }));
-        let _ = tx.send(result);
-    });
-    match rx.recv_timeout(limit) {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => std::panic::resume_unwind(e),
-        Err(_) => panic!("the session did not end within {limit:?}"),
-    }
-}
-
 /// The move of a `bestmove` line, checked legal in the start position.
 fn legal_from_start(line: &str) {
     use tetrarch::game::Notation;
@@ -362,7 +343,7 @@ fn legal_from_start(line: &str) {
 
 #[test]
 fn extreme_clocks_get_a_legal_move_and_the_session_still_quits() {
-    within(Duration::from_secs(120), |s| {
+    within(Duration::from_secs(120), Session::new, |s| {
         s.send("position startpos");
         for (go, stop) in [
             // A clock this long is honoured as a very long think: stop it.

@@ -463,11 +463,7 @@ fn rule_result(side: Side, o: Outcome, kind: GameKind) -> (GameResult, String) {
             names[w.index()],
             names[w.flip().index()]
         ),
-        (MoveLimit, _) => match kind {
-            GameKind::Chess => "Draw by fifty moves rule".into(),
-            GameKind::Xiangqi => "Draw by the 60-move rule".into(),
-            _ => "Draw by the 25-move rule".into(),
-        },
+        (MoveLimit, _) => format!("Draw by {}", kind.move_rule()),
         (EndgameRule, _) => "Draw by the 16/5-move endgame rule".into(),
         (DeadPosition, _) => "Draw by insufficient mating material".into(),
         (Score, GameResult::Win(w)) => format!("{} wins on points", names[w.index()]),

@@ -17,6 +17,5 @@ pub mod process;
 pub mod records;
 pub mod rules;
 pub mod runner;
-pub mod san;
 pub mod tc;
 pub mod tournament;

@@ -64,7 +64,7 @@ fn read_epd(text: &str, kind: GameKind) -> Vec<Opening> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if kind == GameKind::Draughts {
+        if !kind.fen_counters() {
             v.push(Opening {
                 start: Some(line.split_whitespace().next().unwrap_or("").to_string()),
                 moves: Vec::new(),

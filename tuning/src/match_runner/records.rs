@@ -13,7 +13,6 @@ use std::time::UNIX_EPOCH;
 use tetrarch::game::Side;
 
 use super::game::{GameRecord, GameResult};
-use super::rules::GameKind;
 
 /// Civil date (UTC) of a system time, as `YYYY.MM.DD`.
 fn date(record: &GameRecord) -> String {
@@ -112,10 +111,11 @@ pub fn pgn(record: &GameRecord, event: &str, round: usize) -> String {
     tag(&mut s, "White", &record.names[0]);
     tag(&mut s, "Black", &record.names[1]);
     tag(&mut s, "Result", record.result.pgn());
-    if record.kind == GameKind::Xiangqi {
-        tag(&mut s, "Variant", "xiangqi");
+    let variant = record.kind.pgn_variant();
+    if let Some(v) = variant {
+        tag(&mut s, "Variant", v);
     }
-    if !record.start_is_initial || record.kind == GameKind::Xiangqi {
+    if !record.start_is_initial || variant.is_some() {
         tag(&mut s, "FEN", &record.start);
         tag(&mut s, "SetUp", "1");
     }
@@ -291,6 +291,7 @@ pub fn pdn(record: &GameRecord, event: &str, round: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rules::GameKind;
     use super::*;
 
     #[test]

@@ -14,6 +14,7 @@
 //! through.
 
 use tetrarch::game::{GenKind, MoveList, Notation, Outcome, Side};
+use tetrarch::games::{Game, WithGame};
 
 /// The four games, as the engine crate names them.
 pub use tetrarch::games::GameKind;
@@ -100,7 +101,8 @@ impl<P: Notation> NotationRules<P> {
         })
     }
 
-    /// Writes records with `record` (SAN for chess) instead of the canonical text.
+    /// Writes records with `record` (the game's `Game::record_move`: SAN for chess, PDN for
+    /// draughts) instead of the canonical text.
     pub fn with_record(mut self, record: RecordFn<P>) -> Self {
         self.record = Some(record);
         self
@@ -169,17 +171,6 @@ impl<P: Notation> Rules for NotationRules<P> {
     }
 }
 
-/// A draughts move as PDN writes it: `32-28`, `28x19`, and the full path where the short form
-/// is ambiguous (the engine's canonical text then lists the captured squares, Hub's form).
-fn pdn_move(b: &tetrarch::games::draughts::Board, m: tetrarch::games::draughts::Move) -> String {
-    let short = b.short_move_text(m);
-    if short.matches('x').count() > 1 {
-        b.path_move_text(m)
-    } else {
-        short
-    }
-}
-
 /// The referee for a game, from a start position (or the initial one); Go takes the board
 /// size and komi.
 pub fn new_rules(
@@ -188,21 +179,22 @@ pub fn new_rules(
     board_size: u32,
     komi: f64,
 ) -> Result<Box<dyn Rules>, String> {
-    use tetrarch::games::{chess, draughts, xiangqi};
-    match kind {
-        GameKind::Chess => Ok(Box::new(
-            NotationRules::<chess::Board>::new(kind, start)?
-                .with_record(super::san::san::<chess::Board>),
-        )),
-        GameKind::Xiangqi => Ok(Box::new(NotationRules::<xiangqi::Board>::new(kind, start)?)),
-        GameKind::Go => {
-            if start.is_some_and(|s| !s.trim().is_empty()) {
-                return Err("Go openings are move lists (SGF), not positions".into());
-            }
-            Ok(Box::new(super::go_rules::GoRules::new(board_size, komi)?))
+    /// The referee of an alpha-beta game: its position type, records in its own notation.
+    struct Referee<'a>(Option<&'a str>);
+    impl WithGame for Referee<'_> {
+        type Output = Result<Box<dyn Rules>, String>;
+        fn run<G: Game>(self) -> Self::Output {
+            Ok(Box::new(
+                NotationRules::<G::Position>::new(G::KIND, self.0)?.with_record(G::record_move),
+            ))
         }
-        GameKind::Draughts => Ok(Box::new(
-            NotationRules::<draughts::Board>::new(kind, start)?.with_record(pdn_move),
-        )),
     }
+    if let Some(rules) = kind.with_game(Referee(start)) {
+        return rules;
+    }
+    // Go, the one game the alpha-beta search does not play, has rules of its own.
+    if start.is_some_and(|s| !s.trim().is_empty()) {
+        return Err("Go openings are move lists (SGF), not positions".into());
+    }
+    Ok(Box::new(super::go_rules::GoRules::new(board_size, komi)?))
 }

@@ -23,7 +23,7 @@ use super::board::Board;
 use super::types::{Color, PieceKind, Square};
 use super::weights::{Weights, DANGER_CAP, DANGER_DIV, S};
 use crate::game::Evaluator;
-use crate::linear::{FormBuilder, LinearEval, LinearForm, Quadratic, WeightInfo};
+use crate::linear::{FormBuilder, LinearEval, LinearForm, Play, Sink, Summed, Tracer, WeightInfo};
 
 const PAWN_CACHE: usize = 1 << 14;
 
@@ -168,11 +168,12 @@ impl ChessEval {
         if self.pawns[slot].key == key {
             return self.pawns[slot];
         }
-        let mut sum = Plain::default();
+        let mut play = Play;
+        let mut sum = Summed::new(&mut play);
         let passed = pawn_structure(&self.w, b, &mut sum);
         let e = PawnEntry {
             key,
-            score: sum.0,
+            score: sum.sum,
             passed,
         };
         self.pawns[slot] = e;
@@ -191,7 +192,7 @@ impl ChessEval {
 }
 
 /// Pawn-structure terms into `acc`; returns each side's passed pawns.
-fn pawn_structure<A: Sink>(w: &Weights, b: &Board, acc: &mut A) -> [Bitboard; 2] {
+fn pawn_structure<K: Sink>(w: &Weights, b: &Board, acc: &mut Summed<'_, K>) -> [Bitboard; 2] {
     let m = &*MASKS;
     let mut passed = [0; 2];
     for us in Color::BOTH {
@@ -231,129 +232,6 @@ fn pawn_structure<A: Sink>(w: &Weights, b: &Board, acc: &mut A) -> [Bitboard; 2]
     passed
 }
 
-/// Where the evaluation's terms go: straight into a score ([`Plain`], for play), or also
-/// into the linear form's counts ([`Tracer`], for tuning). Monomorphised, so play pays nothing
-/// for the tracing.
-trait Sink {
-    /// Whether terms are traced (the pawn cache, which keeps only sums, is bypassed then).
-    const TRACE: bool;
-    /// Adds `count` times the weight pair `w`, a field of the table, for `color`.
-    fn add(&mut self, color: Color, w: &S, count: i32);
-    /// Adds a value that no tunable weight moves, for `color`.
-    fn fixed(&mut self, color: Color, s: S);
-    /// Notes `count` times the midgame half of `w` plus `extra` in the attack units of
-    /// `color` against the enemy king. Play sums the units itself; only the tracer records.
-    #[inline(always)]
-    fn unit(&mut self, _color: Color, _w: &S, _count: i32, _extra: i32) {}
-    /// Adds `color`'s king danger `value`, computed from the units noted (halved when
-    /// `halved`), or, with `None`, forgets them (too few attackers).
-    #[inline(always)]
-    fn danger(&mut self, color: Color, _halved: bool, value: Option<S>) {
-        if let Some(v) = value {
-            self.fixed(color, v);
-        }
-    }
-    /// The sum so far, from White's view.
-    fn total(&self) -> S;
-}
-
-/// The sink of play: a running sum from White's view.
-#[derive(Default)]
-struct Plain(S);
-
-impl Sink for Plain {
-    const TRACE: bool = false;
-    #[inline(always)]
-    fn add(&mut self, color: Color, w: &S, count: i32) {
-        self.fixed(color, *w * count);
-    }
-    #[inline(always)]
-    fn fixed(&mut self, color: Color, s: S) {
-        if color == Color::White {
-            self.0 += s;
-        } else {
-            self.0 -= s;
-        }
-    }
-    fn total(&self) -> S {
-        self.0
-    }
-}
-
-/// One side's king-danger term as the tracer saw it.
-struct DangerTrace {
-    /// 1 for White's attack, -1 for Black's.
-    sign: i32,
-    halved: bool,
-    /// (flat index, count) of the unit weights' midgame halves, and the plain units.
-    units: Vec<(usize, i32)>,
-    extra: i32,
-}
-
-/// The sink of tuning: the running sum, plus each weight's count (White's less Black's), the
-/// king-danger units and the fixed part.
-struct Tracer {
-    /// Address of the table, to turn a field reference into its flat index.
-    base: usize,
-    sum: S,
-    fixed: S,
-    counts: Vec<(usize, i32)>,
-    /// Units noted per attacking colour, not yet turned into danger.
-    pending: [(Vec<(usize, i32)>, i32); 2],
-    dangers: Vec<DangerTrace>,
-}
-
-impl Tracer {
-    fn new(w: &Weights) -> Tracer {
-        Tracer {
-            base: w as *const Weights as usize,
-            sum: S(0, 0),
-            fixed: S(0, 0),
-            counts: Vec::with_capacity(128),
-            pending: Default::default(),
-            dangers: Vec::new(),
-        }
-    }
-}
-
-impl Sink for Tracer {
-    const TRACE: bool = true;
-    fn add(&mut self, color: Color, w: &S, count: i32) {
-        let sign = if color == Color::White { 1 } else { -1 };
-        self.sum += *w * (sign * count);
-        self.counts
-            .push((Weights::flat_index(self.base, w), sign * count));
-    }
-    fn fixed(&mut self, color: Color, s: S) {
-        let s = if color == Color::White { s } else { -s };
-        self.sum += s;
-        self.fixed += s;
-    }
-    fn total(&self) -> S {
-        self.sum
-    }
-    fn unit(&mut self, color: Color, w: &S, count: i32, extra: i32) {
-        let p = &mut self.pending[color.index()];
-        if count != 0 {
-            p.0.push((Weights::flat_index(self.base, w), count));
-        }
-        p.1 += extra;
-    }
-    fn danger(&mut self, color: Color, halved: bool, value: Option<S>) {
-        let (units, extra) = std::mem::take(&mut self.pending[color.index()]);
-        if let Some(v) = value {
-            let sign = if color == Color::White { 1 } else { -1 };
-            self.sum += v * sign;
-            self.dangers.push(DangerTrace {
-                sign,
-                halved,
-                units,
-                extra,
-            });
-        }
-    }
-}
-
 /// Attack maps of one side.
 #[derive(Default)]
 struct Side {
@@ -376,8 +254,8 @@ impl Side {
 
 impl ChessEval {
     /// Every term but the tempo and mop-up into `acc`, from White's view.
-    fn terms<A: Sink>(&mut self, b: &Board, acc: &mut A) {
-        let passed = if A::TRACE {
+    fn terms<K: Sink>(&mut self, b: &Board, acc: &mut Summed<'_, K>) {
+        let passed = if K::TRACE {
             pawn_structure(&self.w, b, acc)
         } else {
             let pe = self.pawn_entry(b);
@@ -441,7 +319,8 @@ impl ChessEval {
                     side.king_attackers += 1;
                     let reach = 4 * (a & zone).count_ones() as i32;
                     side.king_units += w.king_attack[1].0 + reach;
-                    acc.unit(us, &w.king_attack[1], 1, reach);
+                    acc.sink.unit(us, &w.king_attack[1], 1);
+                    acc.sink.unit_fixed(us, reach);
                 }
             }
             for sq in squares(b.pieces(us, PieceKind::Bishop)) {
@@ -467,7 +346,8 @@ impl ChessEval {
                     side.king_attackers += 1;
                     let reach = 4 * (a & zone).count_ones() as i32;
                     side.king_units += w.king_attack[2].0 + reach;
-                    acc.unit(us, &w.king_attack[2], 1, reach);
+                    acc.sink.unit(us, &w.king_attack[2], 1);
+                    acc.sink.unit_fixed(us, reach);
                 }
             }
             for sq in squares(b.pieces(us, PieceKind::Rook)) {
@@ -489,7 +369,8 @@ impl ChessEval {
                     side.king_attackers += 1;
                     let reach = 4 * (a & zone).count_ones() as i32;
                     side.king_units += w.king_attack[3].0 + reach;
-                    acc.unit(us, &w.king_attack[3], 1, reach);
+                    acc.sink.unit(us, &w.king_attack[3], 1);
+                    acc.sink.unit_fixed(us, reach);
                 }
             }
             for sq in squares(own_queens) {
@@ -500,7 +381,8 @@ impl ChessEval {
                     side.king_attackers += 1;
                     let reach = 4 * (a & zone).count_ones() as i32;
                     side.king_units += w.king_attack[4].0 + reach;
-                    acc.unit(us, &w.king_attack[4], 1, reach);
+                    acc.sink.unit(us, &w.king_attack[4], 1);
+                    acc.sink.unit_fixed(us, reach);
                 }
             }
             side.add(PieceKind::King, king_attacks(b.king_square(us)));
@@ -601,18 +483,19 @@ impl ChessEval {
                 for (i, from) in checks.iter().enumerate() {
                     let n = (from & safe).count_ones().min(2) as i32;
                     units += w.safe_check[i + 1].0 * n;
-                    acc.unit(us, &w.safe_check[i + 1], n, 0);
+                    acc.sink.unit(us, &w.safe_check[i + 1], n);
                 }
                 let weak = (zone & sides[u].all & !sides[t].double & !pawn_att[t]).count_ones();
                 units += w.king_zone_weak.0 * weak as i32;
-                acc.unit(us, &w.king_zone_weak, weak as i32, 0);
+                acc.sink.unit(us, &w.king_zone_weak, weak as i32);
                 if !has_queen {
                     units /= 2;
                 }
                 let danger = (units.max(0) * units.max(0) / DANGER_DIV).min(DANGER_CAP);
-                acc.danger(us, !has_queen, Some(S(danger, danger / 8)));
+                let scale = if has_queen { 1.0 } else { 0.5 };
+                acc.danger(us, scale, S(danger, danger / 8));
             } else {
-                acc.danger(us, false, None);
+                acc.sink.danger(us, None);
             }
 
             // Our king's pawn shelter (midgame).
@@ -680,9 +563,10 @@ impl ChessEval {
 
 impl Evaluator<Board> for ChessEval {
     fn evaluate(&mut self, b: &Board) -> i32 {
-        let mut acc = Plain::default();
+        let mut play = Play;
+        let mut acc = Summed::new(&mut play);
         self.terms(b, &mut acc);
-        let total = acc.total();
+        let total = acc.sum;
         let w = &*self.w;
         let phase = b.phase();
         let stm = b.turn();
@@ -711,16 +595,7 @@ impl Evaluator<Board> for ChessEval {
 
 impl LinearEval<Board> for ChessEval {
     fn weight_list(&self) -> Vec<WeightInfo> {
-        let mut out = Vec::new();
-        (*self.w).clone().visit_mut(|name, index, s| {
-            out.push(WeightInfo {
-                name,
-                index,
-                mg: s.0,
-                eg: s.1,
-            })
-        });
-        out
+        self.w.weight_list()
     }
 
     fn with_weights(&self, values: &[(i32, i32)]) -> Result<ChessEval, String> {
@@ -733,38 +608,29 @@ impl LinearEval<Board> for ChessEval {
     /// term's endgame half but the tempo's; mop-up is the constant; king danger is a quadratic
     /// term over the unit weights' midgame halves.
     fn linear_form(&mut self, b: &Board) -> LinearForm {
-        let mut t = Tracer::new(&self.w);
-        self.terms(b, &mut t);
-        let total = t.total();
+        let mut t = Tracer::new(&*self.w, Weights::flat_index);
+        let mut summed = Summed::new(&mut t);
+        self.terms(b, &mut summed);
+        let total = summed.sum;
         let phase = b.phase() as f32;
         let scale = endgame_scale(b, total.1) as f32 / 64.0;
         let shrink = (200 - b.halfmove_clock().min(100) as i32) as f32 / 200.0;
         let mg_f = phase / 24.0 * shrink;
         let eg_f = (24.0 - phase) / 24.0 * shrink;
         let mut f = FormBuilder::new();
-        for &(index, n) in &t.counts {
-            f.term(index, n as f32 * mg_f, n as f32 * scale * eg_f);
-        }
+        t.fold_counts(&mut f, mg_f, scale, eg_f);
         let sign = if b.turn() == Color::White { 1.0 } else { -1.0 };
-        let tempo = Weights::flat_index(t.base, &self.w.tempo);
+        let tempo = t.index_of(&self.w.tempo);
         f.term(tempo, sign * mg_f, sign * eg_f);
         f.constant(t.fixed.0 as f32 * mg_f + t.fixed.1 as f32 * scale * eg_f);
         f.constant(mop_up(b) as f32 * eg_f);
-        for d in &t.dangers {
-            // S(danger, danger / 8), with the units halved without a queen.
-            let h = if d.halved { 0.5 } else { 1.0 };
-            f.quadratic(Quadratic {
-                units: d
-                    .units
-                    .iter()
-                    .map(|&(i, n)| (i as u32, n as f32 * h))
-                    .collect(),
-                constant: d.extra as f32 * h,
-                div: DANGER_DIV as f32,
-                cap: DANGER_CAP as f32,
-                factor: d.sign as f32 * (mg_f + scale * eg_f / 8.0),
-            });
-        }
+        // S(danger, danger / 8), with the units halved without a queen (the danger's scale).
+        t.fold_dangers(
+            &mut f,
+            DANGER_DIV as f32,
+            DANGER_CAP as f32,
+            mg_f + scale * eg_f / 8.0,
+        );
         f.build()
     }
 
@@ -1040,13 +906,16 @@ mod tests {
             let form = base.linear_form(b);
             // The drawish scaling and king danger are fixed at the first table's values, so
             // compare where neither moved.
-            let mut t = Tracer::new(other.weights());
-            other.terms(b, &mut t);
-            let mut t0 = Tracer::new(base.weights());
-            base.terms(b, &mut t0);
-            if endgame_scale(b, t.total().1) != endgame_scale(b, t0.total().1)
-                || t.fixed != t0.fixed
-            {
+            let traced = |e: &mut ChessEval| {
+                let mut t = Tracer::new(e.weights(), Weights::flat_index);
+                let mut summed = Summed::new(&mut t);
+                e.terms(b, &mut summed);
+                let total = summed.sum;
+                (total, t.fixed)
+            };
+            let (total, fixed) = traced(&mut other);
+            let (total0, fixed0) = traced(&mut base);
+            if endgame_scale(b, total.1) != endgame_scale(b, total0.1) || fixed != fixed0 {
                 continue;
             }
             same_scale += 1;

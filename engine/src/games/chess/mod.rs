@@ -9,6 +9,7 @@
 //! table in `weights`). One file per concept; each starts with its own scheme.
 
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
 mod board;
 pub mod eval;
@@ -20,6 +21,7 @@ mod notation;
 mod perft;
 mod position;
 mod rules;
+pub mod san;
 mod see;
 mod tuned;
 pub mod types;

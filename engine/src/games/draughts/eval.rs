@@ -5,7 +5,7 @@
 //! Scheme: every term is counted from each player's own side and scored White minus Black.
 //! Black's pieces are first turned half a board round ([`rotate`]: square `s` becomes `51 - s`,
 //! which in the ghost-bit layout is a bit reversal), so one routine, written for men moving
-//! towards squares 1-5, scores both players. The terms feed an accumulator: the evaluator's
+//! towards squares 1-5, scores both players. The terms feed a `linear::Sink`: play's
 //! multiplies each count by its (middlegame, endgame) weight from `weights`, the tuner's
 //! ([`trace`]) records the counts themselves, so the two can never disagree. The blend is by
 //! men on the board (40 = middlegame, 0 = endgame).
@@ -19,7 +19,7 @@ use super::board::Board;
 use super::squares::{shift, Bits, VALID};
 use super::weights::{Weights, S};
 use crate::game::{Evaluator, Side};
-use crate::linear::{FormBuilder, LinearEval, LinearForm, WeightInfo};
+use crate::linear::{FormBuilder, LinearEval, LinearForm, Play, Sink, Summed, Tracer, WeightInfo};
 
 /// Turns a bitboard half a board round: square `s` goes to `51 - s` (bit `b` to `53 - b`).
 #[inline(always)]
@@ -114,26 +114,6 @@ const MAIN_DIAGONAL: u64 = mask_of(&[5, 10, 14, 19, 23, 28, 32, 37, 41, 46]);
 const HAS_UP_LEFT: u64 = shift(VALID, 6);
 const HAS_UP_RIGHT: u64 = shift(VALID, 5);
 
-/// Where term counts go: multiplied by weights, or recorded for tuning.
-trait Acc {
-    /// Adds `count` times `w`, a pair of the table.
-    fn add(&mut self, w: &S, count: i32);
-}
-
-/// Sums `count * weight` for both phases.
-struct Sum {
-    mg: i32,
-    eg: i32,
-}
-
-impl Acc for Sum {
-    #[inline(always)]
-    fn add(&mut self, w: &S, n: i32) {
-        self.mg += w.0 * n;
-        self.eg += w.1 * n;
-    }
-}
-
 /// The coefficients of each weight in a position's evaluation (White minus Black), and the
 /// phase, for a tuner: `evaluate = scale((Σ mg[i]·c[i]·phase + Σ eg[i]·c[i]·(40-phase)) / 40)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,30 +124,17 @@ pub struct Trace {
     pub phase: i32,
 }
 
-/// The tracing sink: counts by the flat index of the pair read, in the table at `base`.
-struct Tracing {
-    base: usize,
-    trace: Trace,
+/// Hands each count to the summed sink for one player, skipping zero counts.
+struct Signed<'a, 'b, K: Sink> {
+    acc: &'a mut Summed<'b, K>,
+    side: Side,
 }
 
-impl Acc for Tracing {
-    #[inline(always)]
-    fn add(&mut self, w: &S, n: i32) {
-        self.trace.counts[Weights::flat_index(self.base, w)] += n;
-    }
-}
-
-/// Scales `count` by `sign` before handing it on: Black's terms are subtracted.
-struct Signed<'a, A: Acc> {
-    acc: &'a mut A,
-    sign: i32,
-}
-
-impl<A: Acc> Signed<'_, A> {
+impl<K: Sink> Signed<'_, '_, K> {
     #[inline(always)]
     fn add(&mut self, w: &S, n: i32) {
         if n != 0 {
-            self.acc.add(w, self.sign * n);
+            self.acc.add(self.side, w, n);
         }
     }
 }
@@ -179,8 +146,8 @@ fn count(b: u64) -> i32 {
 
 /// One player's terms, for pieces oriented so that its men move towards row 0.
 #[inline(always)]
-fn side_terms<A: Acc>(
-    acc: &mut Signed<'_, A>,
+fn side_terms<K: Sink>(
+    acc: &mut Signed<'_, '_, K>,
     w: &Weights,
     men: u64,
     kings: u64,
@@ -253,13 +220,26 @@ fn side_terms<A: Acc>(
 
 /// Feeds every term of the position to `acc` (White minus Black); returns the phase.
 #[inline(always)]
-fn terms<A: Acc>(acc: &mut A, t: &Weights, board: &Board) -> i32 {
+fn terms<K: Sink>(acc: &mut Summed<'_, K>, t: &Weights, board: &Board) -> i32 {
     let (w, b) = (board.pieces(Side::First), board.pieces(Side::Second));
     let (wk, bk) = (board.kings(Side::First), board.kings(Side::Second));
     let (wm, bm) = (w & !wk, b & !bk);
-    side_terms(&mut Signed { acc, sign: 1 }, t, wm, wk, b, bk);
     side_terms(
-        &mut Signed { acc, sign: -1 },
+        &mut Signed {
+            acc,
+            side: Side::First,
+        },
+        t,
+        wm,
+        wk,
+        b,
+        bk,
+    );
+    side_terms(
+        &mut Signed {
+            acc,
+            side: Side::Second,
+        },
         t,
         rotate(bm),
         rotate(bk),
@@ -267,7 +247,11 @@ fn terms<A: Acc>(acc: &mut A, t: &Weights, board: &Board) -> i32 {
         rotate(wk),
     );
     let pieces = count(w | b);
-    acc.add(&t.trade, (count(w) - count(b)) * (40 - pieces).max(0));
+    acc.add(
+        Side::First,
+        &t.trade,
+        (count(w) - count(b)) * (40 - pieces).max(0),
+    );
     count(wm | bm).min(40)
 }
 
@@ -308,9 +292,10 @@ fn scale_eighths(board: &Board, v: i32) -> i32 {
 
 /// The evaluation of `board` under `w`, from the side to move's view.
 pub fn evaluate_with(w: &Weights, board: &Board) -> i32 {
-    let mut sum = Sum { mg: 0, eg: 0 };
+    let mut play = Play;
+    let mut sum = Summed::new(&mut play);
     let phase = terms(&mut sum, w, board);
-    let v = finish(board, sum.mg, sum.eg, phase);
+    let v = finish(board, sum.sum.0, sum.sum.1, phase);
     if board.side() == Side::First {
         v
     } else {
@@ -322,15 +307,13 @@ pub fn evaluate_with(w: &Weights, board: &Board) -> i32 {
 pub fn trace(board: &Board) -> Trace {
     // Any table will do: only the addresses of its pairs are read.
     let w = Weights::zero();
-    let mut t = Tracing {
-        base: &w as *const Weights as usize,
-        trace: Trace {
-            counts: [0; Weights::LEN],
-            phase: 0,
-        },
-    };
-    t.trace.phase = terms(&mut t, &w, board);
-    t.trace
+    let mut t = Tracer::new(&w, Weights::flat_index);
+    let phase = terms(&mut Summed::new(&mut t), &w, board);
+    let mut counts = [0; Weights::LEN];
+    for (i, n) in t.counts {
+        counts[i] += n;
+    }
+    Trace { counts, phase }
 }
 
 /// The draughts [`Evaluator`]: a weight table (by default the tuned one, [`Weights::tuned`]).
@@ -369,16 +352,7 @@ impl Evaluator<Board> for Eval {
 
 impl LinearEval<Board> for Eval {
     fn weight_list(&self) -> Vec<WeightInfo> {
-        let mut list = Vec::with_capacity(Weights::LEN);
-        self.weights.clone().visit_mut(|name, index, s| {
-            list.push(WeightInfo {
-                name,
-                index,
-                mg: s.0,
-                eg: s.1,
-            })
-        });
-        list
+        self.weights.weight_list()
     }
 
     fn with_weights(&self, values: &[(i32, i32)]) -> Result<Eval, String> {

@@ -29,7 +29,7 @@
 //! (no attacking piece at all; a lone horse or cannon), and the whole score shrinks as the
 //! natural move limit approaches, so the search prefers progress to shuffling.
 //!
-//! Every weight is read through a `Sink`: play's sink hands the value back and compiles away;
+//! Every weight is read through a `linear::Sink`: play's sink hands the value back and compiles away;
 //! the tuner's records each weight's count and the king-danger units, from which
 //! [`LinearEval::linear_form`] states the evaluation as a function of the table
 //! (`crate::linear`), the blend, endgame scale and move-limit shrink folded into the
@@ -45,7 +45,7 @@ use super::geometry::{
 use super::piece::{side_mask, Kind, KIND_OF, OFF};
 use super::weights::{Weights, DANGER_CAP, DANGER_DIV, S};
 use crate::game::{Evaluator, Side};
-use crate::linear::{FormBuilder, LinearEval, LinearForm, Quadratic, WeightInfo};
+use crate::linear::{FormBuilder, LinearEval, LinearForm, Play, Sink, Tracer, WeightInfo};
 
 /// The phase with every chariot, horse and cannon on the board.
 pub const PHASE_MAX: i32 = 16;
@@ -197,115 +197,6 @@ fn counts(core: &Core) -> [[i32; 7]; 2] {
 impl Evaluator<Board> for XiangqiEval {
     fn evaluate(&mut self, b: &Board) -> i32 {
         evaluate(&self.w, b)
-    }
-}
-
-/// Where the evaluation's terms go: straight into the score ([`Plain`], for play), or also
-/// into the linear form's counts ([`Tracer`], for tuning). Every weight the evaluation reads
-/// passes through the sink, which returns its contribution; monomorphised, so play pays
-/// nothing for the tracing.
-trait Sink {
-    /// `count` times the pair `w` (a field of the table) in `side`'s score; returns that value.
-    fn term(&mut self, side: Side, w: &S, count: i32) -> S;
-    /// `count` times the midgame half of `w` in `side`'s attack units against the enemy
-    /// general; returns those units.
-    fn unit(&mut self, side: Side, w: &S, count: i32) -> i32;
-    /// The midgame half of `w` divided by `div` (rounded towards zero) in `side`'s attack
-    /// units; returns those units.
-    fn unit_div(&mut self, side: Side, w: &S, div: i32) -> i32;
-    /// `side`'s king danger against the enemy general, computed from the units noted, counts
-    /// (called only when it applies).
-    fn danger(&mut self, side: Side);
-}
-
-/// The sink of play: it only hands the weights back.
-struct Plain;
-
-impl Sink for Plain {
-    #[inline(always)]
-    fn term(&mut self, _: Side, w: &S, count: i32) -> S {
-        *w * count
-    }
-    #[inline(always)]
-    fn unit(&mut self, _: Side, w: &S, count: i32) -> i32 {
-        w.0 * count
-    }
-    #[inline(always)]
-    fn unit_div(&mut self, _: Side, w: &S, div: i32) -> i32 {
-        w.0 / div
-    }
-    #[inline(always)]
-    fn danger(&mut self, _: Side) {}
-}
-
-/// One side's king danger as the tracer saw it.
-struct DangerTrace {
-    /// 1 when Red attacks, -1 when Black does.
-    sign: f32,
-    /// (flat index, coefficient) of the unit weights' midgame halves.
-    units: Vec<(usize, f32)>,
-    /// Units no weight moves: what dividing a unit weight rounded away at the current table.
-    extra: f32,
-}
-
-/// The sink of tuning: each weight's count (Red's less Black's) and the king-danger units.
-struct Tracer {
-    /// Address of the table, to turn a field reference into its flat index.
-    base: usize,
-    counts: Vec<(usize, i32)>,
-    /// Units noted per attacking side, until its danger is computed.
-    pending: [(Vec<(usize, f32)>, f32); 2],
-    dangers: Vec<DangerTrace>,
-}
-
-impl Tracer {
-    fn new(w: &Weights) -> Tracer {
-        Tracer {
-            base: w as *const Weights as usize,
-            counts: Vec::with_capacity(128),
-            pending: Default::default(),
-            dangers: Vec::new(),
-        }
-    }
-}
-
-fn sign(side: Side) -> i32 {
-    if side == Side::First {
-        1
-    } else {
-        -1
-    }
-}
-
-impl Sink for Tracer {
-    fn term(&mut self, side: Side, w: &S, count: i32) -> S {
-        if count != 0 {
-            self.counts
-                .push((Weights::flat_index(self.base, w), sign(side) * count));
-        }
-        *w * count
-    }
-    fn unit(&mut self, side: Side, w: &S, count: i32) -> i32 {
-        if count != 0 {
-            self.pending[side.index()]
-                .0
-                .push((Weights::flat_index(self.base, w), count as f32));
-        }
-        w.0 * count
-    }
-    fn unit_div(&mut self, side: Side, w: &S, div: i32) -> i32 {
-        let p = &mut self.pending[side.index()];
-        p.0.push((Weights::flat_index(self.base, w), 1.0 / div as f32));
-        p.1 += (w.0 / div) as f32 - w.0 as f32 / div as f32;
-        w.0 / div
-    }
-    fn danger(&mut self, side: Side) {
-        let (units, extra) = std::mem::take(&mut self.pending[side.index()]);
-        self.dangers.push(DangerTrace {
-            sign: sign(side) as f32,
-            units,
-            extra,
-        });
     }
 }
 
@@ -692,7 +583,7 @@ fn king_danger<A: Sink>(
     // Attack units, quadratic, once two pieces join in (or a chariot with anything).
     if att.attackers >= 2 || checks.iter().sum::<i32>() > 0 {
         let danger = (units.max(0) * units.max(0) / DANGER_DIV).min(DANGER_CAP);
-        acc.danger(them);
+        acc.danger(them, Some(1.0));
         s += S(danger, danger / 8);
         s += acc.term(them, &w.attack_combo[att.kinds], 1);
     }
@@ -795,7 +686,7 @@ fn strong_side(total: S) -> Side {
 pub fn evaluate(w: &Weights, b: &Board) -> i32 {
     let core = &b.core;
     let counts = counts(core);
-    let total = terms(w, core, &counts, &mut Plain);
+    let total = terms(w, core, &counts, &mut Play);
     let phase = phase(&counts);
     let stm = core.side;
     let mut mg = total.0;
@@ -824,16 +715,7 @@ pub fn evaluate(w: &Weights, b: &Board) -> i32 {
 
 impl LinearEval<Board> for XiangqiEval {
     fn weight_list(&self) -> Vec<WeightInfo> {
-        let mut out = Vec::new();
-        (*self.w).clone().visit_mut(|name, index, s| {
-            out.push(WeightInfo {
-                name,
-                index,
-                mg: s.0,
-                eg: s.1,
-            })
-        });
-        out
+        self.w.weight_list()
     }
 
     fn with_weights(&self, values: &[(i32, i32)]) -> Result<XiangqiEval, String> {
@@ -850,7 +732,7 @@ impl LinearEval<Board> for XiangqiEval {
         let w = &*self.w;
         let core = &b.core;
         let counts = counts(core);
-        let mut t = Tracer::new(w);
+        let mut t = Tracer::new(w, Weights::flat_index);
         let total = terms(w, core, &counts, &mut t);
         let phase = phase(&counts) as f32;
         let scale = endgame_scale(&counts, core, strong_side(total)) as f32 / 64.0;
@@ -865,25 +747,16 @@ impl LinearEval<Board> for XiangqiEval {
         let mg_f = phase / max * shrink;
         let eg_f = (max - phase) / max * shrink;
         let mut f = FormBuilder::new();
-        for &(index, n) in &t.counts {
-            f.term(index, n as f32 * mg_f, n as f32 * scale * eg_f);
-        }
+        t.fold_counts(&mut f, mg_f, scale, eg_f);
         let stm = if core.side == Side::First { 1.0 } else { -1.0 };
-        f.term(
-            Weights::flat_index(t.base, &w.tempo),
-            stm * mg_f,
-            stm * eg_f,
+        f.term(t.index_of(&w.tempo), stm * mg_f, stm * eg_f);
+        // S(danger, danger / 8) for the attacker.
+        t.fold_dangers(
+            &mut f,
+            DANGER_DIV as f32,
+            DANGER_CAP as f32,
+            mg_f + scale * eg_f / 8.0,
         );
-        for d in t.dangers {
-            // S(danger, danger / 8) for the attacker.
-            f.quadratic(Quadratic {
-                units: d.units.iter().map(|&(i, c)| (i as u32, c)).collect(),
-                constant: d.extra,
-                div: DANGER_DIV as f32,
-                cap: DANGER_CAP as f32,
-                factor: d.sign * (mg_f + scale * eg_f / 8.0),
-            });
-        }
         f.build()
     }
 
@@ -1041,7 +914,7 @@ mod tests {
                 let form = e.linear_form(b);
                 dangerous += !form.quadratic.is_empty() as usize;
                 let counts = counts(&b.core);
-                let total = terms(e.weights(), &b.core, &counts, &mut Plain);
+                let total = terms(e.weights(), &b.core, &counts, &mut Play);
                 scaled += (endgame_scale(&counts, &b.core, strong_side(total)) < 64) as usize;
                 shrunk += (b.halfmove_clock() > 0) as usize;
                 let linear = form.value(&flat);
@@ -1095,7 +968,7 @@ mod tests {
             // compare where the new table chooses the same scale.
             let counts = counts(&b.core);
             let scale = |w: &Weights| {
-                let total = terms(w, &b.core, &counts, &mut Plain);
+                let total = terms(w, &b.core, &counts, &mut Play);
                 endgame_scale(&counts, &b.core, strong_side(total))
             };
             if scale(base.weights()) != scale(other.weights()) {

@@ -11,6 +11,7 @@
 //! coordinates in UCCI's ranks 0-9 or Fairy-Stockfish's 1-10, and Chinese and WXF notation
 //! (`notation`). Static exchange evaluation copes with cannon screens (`see`).
 
+pub mod bench;
 mod board;
 mod chase;
 pub mod eval;

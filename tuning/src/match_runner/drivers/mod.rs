@@ -48,12 +48,7 @@ impl Protocol {
 
     /// The protocol a game is usually played over.
     pub fn default_for(kind: GameKind) -> Protocol {
-        match kind {
-            GameKind::Chess => Protocol::Uci,
-            GameKind::Xiangqi => Protocol::Ucci,
-            GameKind::Go => Protocol::Gtp,
-            GameKind::Draughts => Protocol::Hub,
-        }
+        Protocol::parse(kind.protocol()).expect("every game's protocol is one of these")
     }
 
     pub fn name(self) -> &'static str {
@@ -372,4 +367,21 @@ fn link_error(e: LinkError, process: &mut EngineProcess) -> PlayerError {
 /// Milliseconds as a protocol integer, never negative.
 fn ms(v: i64) -> i64 {
     v.max(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_a_default_protocol() {
+        let protocols: Vec<Protocol> = GameKind::ALL
+            .into_iter()
+            .map(Protocol::default_for)
+            .collect();
+        assert_eq!(
+            protocols,
+            [Protocol::Uci, Protocol::Ucci, Protocol::Gtp, Protocol::Hub]
+        );
+    }
 }

@@ -5,9 +5,9 @@
 //! `is_legal`, in UCI text) give disambiguation, and making the move on a copy tells check and
 //! mate. Castling is the king moving two files or onto its own rook (Chess960's UCI form).
 //! Reading SAN needs no parser of its own: a book move is matched against the SAN of each
-//! legal move (see `openings::resolve`).
+//! legal move (the match runner's `openings::resolve`).
 
-use tetrarch::game::{GenKind, MoveList, Notation};
+use crate::game::{GenKind, MoveList, Notation};
 
 /// The pieces of a FEN's board field, indexed by square (a1 = 0, h8 = 63).
 fn board(fen: &str) -> [Option<char>; 64] {
