@@ -8,6 +8,7 @@
 //! Hub and move text; `position` the trait glue; `perft` the path-counting perft; `eval` the
 //! evaluation over the weight table in `weights`.
 
+pub mod bitbase;
 mod board;
 pub mod eval;
 mod movegen;
