@@ -22,15 +22,17 @@
 mod generate;
 mod index;
 mod table;
+mod verify;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::sync::Arc;
 
 pub use generate::{generate, order, Progress};
 pub use index::{Class, Pieces, MAX_PIECES};
 pub use table::{Table, Wdl};
+pub use verify::{forward_value, verify_class};
 
 use super::board::Board;
 use crate::game::Side;
