@@ -24,6 +24,8 @@ class whose files exist is read instead of generated.
   -pieces N       most pieces on the board, 2-5 (default 4)
   -dir DIR        where the files go (default ~/.local/share/tetrarch-data/draughts-bb)
   -threads N      threads (default: every core)
+  -verify N       afterwards, check N random positions of every class (each with both sides
+                  to move) against the best of their successors, by forward generation
   -quiet          no progress lines
 ";
 
@@ -77,6 +79,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: usize = a.get("threads", cores)?;
     let quiet = a.flag("quiet");
+    let verify: u64 = a.get("verify", 0)?;
     a.finish()?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
 
@@ -148,5 +151,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
         dir.display(),
         started.elapsed().as_secs_f64()
     );
+    if verify > 0 {
+        let mut checked = 0;
+        for n in 2..=pieces {
+            for c in Class::all_with(n) {
+                checked += bitbase::verify_class(&db, c, verify, 1)?;
+            }
+        }
+        println!("verified {checked} positions, each with both sides to move: all agree");
+    }
     Ok(())
 }

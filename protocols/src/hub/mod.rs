@@ -11,7 +11,9 @@
 //! without one thinks for [`DEFAULT_MOVE_TIME_MS`]. Every error (a malformed `pos=`, an illegal
 //! or ambiguous move, an unknown command or parameter value) is one `error message="..."` line,
 //! and the session's state is left as it was, except that a bad field of `level` drops only
-//! itself (see `set_level`). Nothing is written to stderr.
+//! itself (see `set_level`). Nothing is written to stderr. The endgame tables (`bitbases`,
+//! see [`bitbases`]) are loaded from the default directory at the start when it exists, and
+//! every evaluation the session sets probes them.
 
 pub mod bench;
 pub mod bitbases;
