@@ -360,6 +360,16 @@ pub trait Evaluator<P: Position>: Clone + Send + 'static {
     /// the mate range of `crate::score`.
     fn evaluate(&mut self, pos: &P) -> i32;
 
+    /// An exact score known without search (an endgame table), or `None` to search on. The
+    /// search asks at every node but the root, right after the rule results, and returns the
+    /// answer as the node's value, in quiescence too. A known win or loss should be scored
+    /// with `crate::score::known_result` (above every evaluation, below every mate), a draw as
+    /// `crate::score::DRAW`. The default knows nothing, and the compiler drops the call.
+    #[inline(always)]
+    fn probe(&mut self, _pos: &P) -> Option<i32> {
+        None
+    }
+
     /// Told just before the search plays `m` in `pos`: an evaluator that follows the line
     /// (NNUE's accumulator stack) records the move here. The default does nothing, and the
     /// compiler drops the call for evaluators that keep it.

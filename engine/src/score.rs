@@ -6,7 +6,8 @@
 //! stalemate and perpetual check, draughts with no move left) is encoded the same way, which
 //! lets protocols report it as "mate in N". Scores stored in the transposition table are made
 //! relative to the node that stores them ([`to_tt`] / [`from_tt`]) so a mate found through a
-//! transposition keeps the right distance.
+//! transposition keeps the right distance. Results known from a game's tables (endgame
+//! databases, [`known_result`]) sit in a band of their own between the two, with no distance.
 
 use crate::game::{Outcome, Verdict};
 
@@ -24,6 +25,25 @@ pub const MATE_IN_MAX_PLY: Score = MATE - MAX_PLY as Score;
 pub const MAX_EVAL: Score = 20_000;
 /// A draw.
 pub const DRAW: Score = 0;
+/// The centre of the band of known results (endgame tables): above every evaluation
+/// (`MAX_EVAL`), below every mate, so a table win never poses as a mate in N.
+pub const KNOWN_WIN: Score = 25_000;
+/// How far a known result may move inside its band to tell better wins from worse.
+pub const KNOWN_SPAN: Score = 4_000;
+
+/// The score of a position whose result is known without search (`Evaluator::probe`):
+/// `KNOWN_WIN` for a win, its negation for a loss, shifted by `progress` (clamped to
+/// `±KNOWN_SPAN`; for example the static evaluation, so the search still makes progress
+/// towards the win it knows of), and `DRAW` for a draw.
+#[inline]
+pub fn known_result(verdict: Verdict, progress: Score) -> Score {
+    let p = progress.clamp(-KNOWN_SPAN, KNOWN_SPAN);
+    match verdict {
+        Verdict::Win => KNOWN_WIN + p,
+        Verdict::Loss => -KNOWN_WIN + p,
+        Verdict::Draw => DRAW,
+    }
+}
 
 /// The score of winning `ply` plies from the root.
 #[inline]
@@ -93,6 +113,18 @@ pub fn from_tt(score: Score, ply: usize) -> Score {
 mod tests {
     use super::*;
     use crate::game::Reason;
+
+    #[test]
+    fn known_results_sit_between_evaluations_and_mates() {
+        for p in [-100_000, -5, 0, 7, 100_000] {
+            let w = known_result(Verdict::Win, p);
+            let l = known_result(Verdict::Loss, p);
+            assert!(w > MAX_EVAL && w < MATE_IN_MAX_PLY && !is_decisive(w));
+            assert!(l < -MAX_EVAL && l > -MATE_IN_MAX_PLY && !is_decisive(l));
+            assert_eq!(known_result(Verdict::Draw, p), DRAW);
+        }
+        assert!(known_result(Verdict::Win, 10) > known_result(Verdict::Win, 5));
+    }
 
     #[test]
     fn mate_distance_in_moves() {

@@ -3,14 +3,16 @@
 //! Scheme: the first argument names the tool; each takes cutechess-cli-style options (see
 //! `tetrarch-tune <tool> -help`). `match` runs a match and prints its report on stdout, with
 //! the live progress line on stderr; `datagen` writes self-play positions; `texel` fits the
-//! evaluation's weights to them; `spsa` tunes search parameters by playing games.
+//! evaluation's weights to them; `spsa` tunes search parameters by playing games;
+//! `bitbase` generates the draughts endgame tables.
 
 use std::process::ExitCode;
 
 use tetrarch_tuning::match_runner::{cli, runner};
-use tetrarch_tuning::{commands, convert, nnue, spsa};
+use tetrarch_tuning::{bitbase, commands, convert, nnue, spsa};
 
-const USAGE: &str = "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa> [OPTIONS]   \
+const USAGE: &str =
+    "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa|bitbase> [OPTIONS]   \
                      (tetrarch-tune <tool> -help for the options)";
 
 /// Runs a tool that reports errors as text: exit 2 for usage errors is not told apart here.
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Some("convert") => report("convert", convert::main(&args[1..])),
         Some("nnue") => report("nnue", nnue::main(&args[1..])),
         Some("spsa") => report("spsa", spsa::main(&args[1..])),
+        Some("bitbase") => report("bitbase", bitbase::main(&args[1..])),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

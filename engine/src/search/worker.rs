@@ -6,7 +6,9 @@
 //! MultiPV line in an aspiration window around the previous score, widened on failure (a fail
 //! high also retries one ply shallower). The node search is a principal variation search:
 //!
-//! - before the moves: rule results (`rule_outcome`), mate-distance pruning, a table probe
+//! - before the moves: rule results (`rule_outcome`), a known result from the evaluator
+//!   (`Evaluator::probe`, an endgame table: exact, so it ends the node, in quiescence too),
+//!   mate-distance pruning, a table probe
 //!   (cutoff at non-PV nodes), the static evaluation (cached in the table) with the
 //!   "improving" flag, then razoring, reverse futility, null move (where the game allows it,
 //!   verified at high depth), ProbCut, and internal iterative reduction;
@@ -496,6 +498,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             if let Some(outcome) = self.pos.rule_outcome(ply) {
                 let s = score::outcome_score(outcome, ply);
                 return if s == DRAW { self.draw_score() } else { s };
+            }
+            if let Some(s) = self.eval.probe(&self.pos) {
+                return s;
             }
             if ply >= MAX_PLY - 1 {
                 return if self.pos.in_check() {
@@ -1105,6 +1110,12 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         if let Some(outcome) = self.pos.rule_outcome(ply) {
             let s = score::outcome_score(outcome, ply);
             return if s == DRAW { self.draw_score() } else { s };
+        }
+        // A known result (an endgame table) ends quiescence as it ends the main search.
+        if ply > 0 {
+            if let Some(s) = self.eval.probe(&self.pos) {
+                return s;
+            }
         }
         let in_check = P::HAS_CHECKS && self.pos.in_check();
         if ply >= MAX_PLY - 1 {

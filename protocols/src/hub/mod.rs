@@ -11,8 +11,11 @@
 //! without one thinks for [`DEFAULT_MOVE_TIME_MS`]. Every error (a malformed `pos=`, an illegal
 //! or ambiguous move, an unknown command or parameter value) is one `error message="..."` line,
 //! and the session's state is left as it was, except that a bad field of `level` drops only
-//! itself (see `set_level`). Nothing is written to stderr.
+//! itself (see `set_level`). Nothing is written to stderr. The endgame tables (`bitbases`,
+//! see [`bitbases`]) are loaded from the default directory at the start when it exists, and
+//! every evaluation the session sets probes them.
 
+pub mod bitbases;
 pub mod dxp;
 
 #[cfg(test)]
@@ -203,6 +206,10 @@ struct Session {
     ponder: bool,
     eval_name: String,
     eval_file: String,
+    /// The endgame tables every evaluation set here probes, and the directory they came from
+    /// (empty for none).
+    bitbases: Option<Arc<tetrarch::games::draughts::bitbase::Bitbases>>,
+    bitbases_dir: String,
 }
 
 /// Runs a Hub session until `quit` or end of input. `first` is a line already read.
@@ -219,7 +226,15 @@ pub fn run(input: Input, out: Output, first: Option<String>) {
         ponder: false,
         eval_name: "full".into(),
         eval_file: String::new(),
+        bitbases: None,
+        bitbases_dir: String::new(),
     };
+    let (tables, dir) = bitbases::load_default();
+    if tables.is_some() {
+        s.bitbases = tables;
+        s.bitbases_dir = dir;
+        s.set_eval("full", Eval::default());
+    }
     if let Some(line) = first {
         if !s.handle(&line) {
             return;
@@ -388,7 +403,8 @@ impl Session {
 
     fn set_eval(&mut self, name: &str, eval: Eval) {
         self.eval_name = name.to_string();
-        self.engine.set_evaluator(eval);
+        self.engine
+            .set_evaluator(eval.with_bitbases(self.bitbases.clone()));
     }
 
     /// `pos pos=<51 chars> [moves="..."]`, or `pos start`. A FEN is accepted too. On any error
@@ -609,6 +625,25 @@ fn params(s: &Session) -> Vec<Opt<Session>> {
                 .map_err(|e| format!("eval-file '{}': {e}", clip(path)))?;
             s.eval_file = path.to_string();
             s.set_eval("full", Eval::new(weights));
+            Ok(Effect::Engine)
+        }),
+        // The endgame tables' directory; empty (or `none`) for none.
+        Opt::new("bitbases", Kind::text(&s.bitbases_dir), |s, _, x| {
+            let dir = x.text().trim();
+            let tables = if dir.is_empty() || dir == "none" {
+                None
+            } else {
+                bitbases::load(std::path::Path::new(dir))
+                    .map_err(|e| format!("bitbases: {}", clip(&e)))?
+            };
+            s.bitbases_dir = if tables.is_some() {
+                dir.to_string()
+            } else {
+                String::new()
+            };
+            s.bitbases = tables;
+            let eval = s.engine.evaluator().clone();
+            s.set_eval(&s.eval_name.clone(), eval);
             Ok(Effect::Engine)
         }),
     ]

@@ -221,6 +221,7 @@ fn bad_input_gets_errors_and_the_session_goes_on() {
         ("set-param name=variant value=frisian", "not supported"),
         ("set-param name=nonsense value=1", "unknown parameter"),
         ("set-param value=1", "needs name"),
+        ("set-param name=bitbases value=/no/such/dir", "bitbases"),
         ("\u{1}\u{2}garbage \u{fffd}", "unknown command"),
     ];
     for (line, want) in cases {
@@ -337,6 +338,8 @@ fn level_adds_the_increment_before_the_move() {
         ponder: false,
         eval_name: "full".into(),
         eval_file: String::new(),
+        bitbases: None,
+        bitbases_dir: String::new(),
     };
     s.set_level(&wire::parse("level moves=40 time=59.5 inc=0.5").unwrap());
     let c = s.level.clock.expect("a clock");
@@ -398,6 +401,8 @@ fn level_keeps_its_valid_fields() {
         ponder: false,
         eval_name: "full".into(),
         eval_file: String::new(),
+        bitbases: None,
+        bitbases_dir: String::new(),
     };
     s.set_level(&wire::parse("level time=1 inc=nan").unwrap());
     let c = s.level.clock.expect("time= kept");
@@ -466,4 +471,46 @@ fn stop_and_ponder_hit_behind_a_queue_reach_the_search_they_follow() {
         }
         hub.quit();
     }
+}
+
+#[test]
+fn endgame_tables_load_by_parameter_and_score_exactly() {
+    use tetrarch::games::draughts::bitbase::{file_name, generate, order, Bitbases};
+    let dir = std::env::temp_dir().join(format!("tetrarch-hub-bb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut db = Bitbases::new();
+    for c in order(2) {
+        for t in generate(c, &db, 1, &|_| {}) {
+            std::fs::write(dir.join(file_name(t.class())), t.to_bytes()).unwrap();
+            db.insert(t);
+        }
+    }
+    let hub = Hub::start();
+    hub.send(&format!("set-param name=bitbases value={}", dir.display()));
+    hub.send("hub");
+    let wait = hub.wait_for("wait", 0);
+    let declared = hub.lines()[..wait]
+        .iter()
+        .find(|l| l.contains("name=bitbases"))
+        .cloned()
+        .expect("bitbases declared");
+    assert!(declared.contains(&dir.display().to_string()), "{declared}");
+    // Kings in the single corners: every White move steps into the capture. The tables say
+    // so at once, as a known loss (below the results near 100 that mean a forced end).
+    hub.send("pos pos=W:WK5:BK46");
+    hub.send("level depth=2");
+    let from = hub.lines().len();
+    hub.send("go think");
+    let done = hub.wait_for("done", from);
+    let info = hub.lines()[from..done]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info"))
+        .cloned()
+        .expect("an info line");
+    assert!(info.contains("score=-89.99"), "{info}");
+    hub.send("set-param name=bitbases value=none");
+    hub.sync();
+    hub.quit();
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -57,6 +57,8 @@ Results:
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true]
   -maxmoves N                 draw after N moves by each side
+  -bitbases DIR               draughts: adjudicate positions the endgame tables in DIR hold
+                              (tetrarch-tune bitbase writes them)
   -recover                    restart a crashed or hung engine and carry on
   -ratinginterval N           print standings every N games (default 10; 0 = never)
   -ratingk K                  K of the CCA rating method (default 10)
@@ -73,6 +75,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     let mut size = None;
     let mut komi = None;
     let mut config = MatchConfig::new(GameKind::Chess);
+    let mut bitbases: Option<String> = None;
     let mut margin = 0u64;
 
     // The `key=value` words after an option.
@@ -259,6 +262,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             }
             "maxmoves" => config.max_moves = Some(num(&take_value(&mut i, &opt)?, &opt)? as u32),
             "recover" => config.recover = true,
+            "bitbases" => bitbases = Some(take_value(&mut i, &opt)?),
             "ratinginterval" => {
                 config.rating_interval = num(&take_value(&mut i, &opt)?, &opt)? as usize
             }
@@ -285,6 +289,20 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     }
     if let Some(k) = komi {
         config.komi = k;
+    }
+    if let Some(dir) = bitbases {
+        if kind != GameKind::Draughts {
+            return Err("-bitbases: only draughts has endgame tables".into());
+        }
+        let tables = crate::bitbase::load_dir(std::path::Path::new(&dir))
+            .map_err(|e| format!("-bitbases: {e}"))?;
+        if tables.is_empty() {
+            return Err(format!("-bitbases: no tables in '{dir}'"));
+        }
+        let tables = std::sync::Arc::new(tables);
+        config.rules = Some(std::sync::Arc::new(move |start: Option<&str>| {
+            super::rules::draughts_with_tables(start, tables.clone())
+        }));
     }
     let mut ratings = Vec::new();
     for (n, own) in engines.iter().enumerate() {

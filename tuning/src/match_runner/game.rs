@@ -243,6 +243,17 @@ pub fn play_game(
         if let Some(o) = outcome {
             break rule_result(rules.side_to_move(), o, kind);
         }
+        if let Some(v) = rules.adjudicate() {
+            let side = rules.side_to_move();
+            break match v {
+                Verdict::Draw => (GameResult::Draw, "Draw by the endgame tables".to_string()),
+                v => {
+                    let w = if v == Verdict::Win { side } else { side.flip() };
+                    let why = format!("{} wins by the endgame tables", side_names[w.index()]);
+                    (GameResult::Win(w), why)
+                }
+            };
+        }
         if rules.awaiting_score() {
             match score_go(&mut players, &mut *rules, &record, &played, cleanup) {
                 GoScoring::Scored(side, o) => {

@@ -13,7 +13,9 @@
 //! move against the generated legal moves as well, so a lax parser cannot let an illegal move
 //! through.
 
-use tetrarch::game::{GenKind, MoveList, Notation, Outcome, Side};
+use std::sync::Arc;
+
+use tetrarch::game::{GenKind, MoveList, Notation, Outcome, Side, Verdict};
 use tetrarch::games::{Game, WithGame};
 
 /// The four games, as the engine crate names them.
@@ -64,6 +66,13 @@ pub trait Rules: Send {
         None
     }
 
+    /// A result the referee may declare although the rules have not ended the game yet: the
+    /// value of an endgame table (loaded with `-bitbases`), from the side to move's view.
+    /// `None` by default and whenever no table holds the position.
+    fn adjudicate(&self) -> Option<Verdict> {
+        None
+    }
+
     /// Go: scores the game, the listed stones (vertices) removed as dead; the result from the
     /// side to move's view.
     fn score_with_dead(&mut self, _dead: &[String]) -> Result<Outcome, String> {
@@ -74,6 +83,9 @@ pub trait Rules: Send {
 /// How a game writes a move in its records, given the position before it.
 pub type RecordFn<P> = fn(&P, <P as tetrarch::game::Position>::Move) -> String;
 
+/// A source of known results (an endgame table) for a game's positions.
+pub type KnownFn<P> = Arc<dyn Fn(&P) -> Option<Verdict> + Send + Sync>;
+
 /// The referee for any game implementing the engine crate's `Notation`.
 pub struct NotationRules<P: Notation> {
     kind: GameKind,
@@ -81,6 +93,7 @@ pub struct NotationRules<P: Notation> {
     initial: bool,
     pos: P,
     record: Option<RecordFn<P>>,
+    known: Option<KnownFn<P>>,
 }
 
 impl<P: Notation> NotationRules<P> {
@@ -98,7 +111,14 @@ impl<P: Notation> NotationRules<P> {
             start,
             pos,
             record: None,
+            known: None,
         })
+    }
+
+    /// Adjudicates with `known` (see [`Rules::adjudicate`]).
+    pub fn with_known(mut self, known: KnownFn<P>) -> Self {
+        self.known = Some(known);
+        self
     }
 
     /// Writes records with `record` (the game's `Game::record_move`: SAN for chess, PDN for
@@ -155,6 +175,10 @@ impl<P: Notation> Rules for NotationRules<P> {
         self.pos.outcome()
     }
 
+    fn adjudicate(&self) -> Option<Verdict> {
+        self.known.as_ref().and_then(|k| k(&self.pos))
+    }
+
     fn legal_moves(&self) -> Vec<String> {
         self.legal()
             .iter()
@@ -197,4 +221,53 @@ pub fn new_rules(
         return Err("Go openings are move lists (SGF), not positions".into());
     }
     Ok(Box::new(super::go_rules::GoRules::new(board_size, komi)?))
+}
+
+/// The draughts referee adjudicating with endgame tables: a position the tables hold ends
+/// the game with the tables' result (a game-theoretic one: the rule draws are not in it).
+pub fn draughts_with_tables(
+    start: Option<&str>,
+    tables: Arc<tetrarch::games::draughts::bitbase::Bitbases>,
+) -> Result<Box<dyn Rules>, String> {
+    use tetrarch::games::draughts::{self, bitbase::Wdl};
+    let known: KnownFn<draughts::Board> = Arc::new(move |b| {
+        tables.probe(b).map(|w| match w {
+            Wdl::Win => Verdict::Win,
+            Wdl::Draw => Verdict::Draw,
+            Wdl::Loss => Verdict::Loss,
+        })
+    });
+    Ok(Box::new(
+        NotationRules::<draughts::Board>::new(GameKind::Draughts, start)?
+            .with_record(<tetrarch::games::Draughts as Game>::record_move)
+            .with_known(known),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetrarch::games::draughts::bitbase::{generate, order, Bitbases};
+
+    #[test]
+    fn the_draughts_referee_adjudicates_with_tables() {
+        let mut db = Bitbases::new();
+        for c in order(2) {
+            for t in generate(c, &db, 1, &|_| {}) {
+                db.insert(t);
+            }
+        }
+        let db = Arc::new(db);
+        // Kings in the two single corners: whoever moves must step into the capture.
+        let r = draughts_with_tables(Some("W:WK5:BK46"), db.clone()).unwrap();
+        assert_eq!(r.outcome(), None);
+        assert_eq!(r.adjudicate(), Some(Verdict::Loss));
+        let r = draughts_with_tables(Some("B:WK1:BK50"), db.clone()).unwrap();
+        assert_eq!(r.adjudicate(), Some(Verdict::Draw));
+        // Beyond the tables, and without them, nothing is adjudicated.
+        let r = draughts_with_tables(None, db).unwrap();
+        assert_eq!(r.adjudicate(), None);
+        let plain = new_rules(GameKind::Draughts, Some("W:WK5:BK46"), 19, 7.5).unwrap();
+        assert_eq!(plain.adjudicate(), None);
+    }
 }

@@ -14,11 +14,16 @@
 //! zero: when the side behind has a king, a lead counts for a quarter less, and when the side
 //! ahead has at most three pieces against a king nothing can be forced (the 16- and 5-move
 //! rules end such games). The score is from the side to move's view, in units where a man is 100.
+//! With endgame tables loaded (`Eval::with_bitbases`), positions they hold are scored by
+//! `Evaluator::probe` instead, exactly.
 
+use std::sync::Arc;
+
+use super::bitbase::{Bitbases, Wdl};
 use super::board::Board;
 use super::squares::{shift, Bits, VALID};
 use super::weights::{Weights, S};
-use crate::game::{Evaluator, Side};
+use crate::game::{Evaluator, Side, Verdict};
 use crate::linear::{FormBuilder, LinearEval, LinearForm, Play, Sink, Summed, Tracer, WeightInfo};
 
 /// Turns a bitboard half a board round: square `s` goes to `51 - s` (bit `b` to `53 - b`).
@@ -316,15 +321,31 @@ pub fn trace(board: &Board) -> Trace {
     Trace { counts, phase }
 }
 
-/// The draughts [`Evaluator`]: a weight table (by default the tuned one, [`Weights::tuned`]).
+/// The draughts [`Evaluator`]: a weight table (by default the tuned one, [`Weights::tuned`]),
+/// and optionally the endgame tables, which answer [`Evaluator::probe`].
 #[derive(Clone, Debug)]
 pub struct Eval {
     weights: Weights,
+    bitbases: Option<Arc<Bitbases>>,
 }
 
 impl Eval {
     pub fn new(weights: Weights) -> Eval {
-        Eval { weights }
+        Eval {
+            weights,
+            bitbases: None,
+        }
+    }
+
+    /// The same evaluation, probing `bitbases` (or nothing, with `None`) in the search.
+    pub fn with_bitbases(mut self, bitbases: Option<Arc<Bitbases>>) -> Eval {
+        self.bitbases = bitbases.filter(|b| !b.is_empty());
+        self
+    }
+
+    /// The endgame tables the search probes, if any.
+    pub fn bitbases(&self) -> Option<&Arc<Bitbases>> {
+        self.bitbases.as_ref()
     }
 
     /// Material only: the baseline the full evaluation is measured against.
@@ -348,6 +369,22 @@ impl Evaluator<Board> for Eval {
     fn evaluate(&mut self, pos: &Board) -> i32 {
         evaluate_with(&self.weights, pos)
     }
+
+    /// The table result: a win or loss in the known-result band, ordered by the static
+    /// evaluation so that the search still heads for captures and crownings; a draw as 0.
+    #[inline]
+    fn probe(&mut self, pos: &Board) -> Option<i32> {
+        let db = self.bitbases.as_deref()?;
+        let verdict = match db.probe(pos)? {
+            Wdl::Win => Verdict::Win,
+            Wdl::Draw => return Some(crate::score::DRAW),
+            Wdl::Loss => Verdict::Loss,
+        };
+        Some(crate::score::known_result(
+            verdict,
+            evaluate_with(&self.weights, pos),
+        ))
+    }
 }
 
 impl LinearEval<Board> for Eval {
@@ -356,7 +393,8 @@ impl LinearEval<Board> for Eval {
     }
 
     fn with_weights(&self, values: &[(i32, i32)]) -> Result<Eval, String> {
-        Ok(Eval::new(Weights::from_flat(&self.weights, values)?))
+        Ok(Eval::new(Weights::from_flat(&self.weights, values)?)
+            .with_bitbases(self.bitbases.clone()))
     }
 
     /// [`trace`]'s counts with the phase blend folded in, times the drawish-endgame factor

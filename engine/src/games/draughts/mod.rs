@@ -9,6 +9,7 @@
 //! evaluation over the weight table in `weights`.
 
 pub mod bench;
+pub mod bitbase;
 mod board;
 pub mod eval;
 mod movegen;

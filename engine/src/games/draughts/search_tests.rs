@@ -78,3 +78,25 @@ fn a_won_king_ending_is_seen_as_won() {
     let (_, score, _) = search("W:WK1,K2,K3,K4:BK50", 6);
     assert!(score > 300, "{score}");
 }
+
+#[test]
+fn endgame_tables_give_exact_scores() {
+    use crate::score::{KNOWN_SPAN, KNOWN_WIN, MAX_EVAL};
+    let tables = Some(Arc::new(super::bitbase::tests::THREE.clone()));
+    let with = || Eval::default().with_bitbases(tables.clone());
+    // Two kings against one: every move keeps the draw, which the tables score as 0 while
+    // the evaluation alone sees two kings against one.
+    let (_, plain, _) = search("W:WK1,K2:BK46", 4);
+    let (_, exact, _) = search_with("W:WK1,K2:BK46", 4, with());
+    assert_ne!(plain, 0);
+    assert_eq!(exact, 0);
+    // Two kings against a man, nothing to capture at once: won, and scored in the known
+    // band, not as a mate (one ply: every reply is a table position).
+    let (_, won, _) = search_with("W:WK5,K46:B26", 1, with());
+    assert!(won > KNOWN_WIN - KNOWN_SPAN, "{won}");
+    assert!(won <= KNOWN_WIN + KNOWN_SPAN, "{won}");
+    // Four pieces (beyond the tables) whose capture leads into them: the forced capture
+    // ends quiescence in a table result at once.
+    let (best, four, _) = search_with("W:WK46,31:B23,10", 1, with());
+    assert!(four.abs() > MAX_EVAL || four == 0, "{best} {four}");
+}

@@ -52,4 +52,22 @@ pub struct DxpArgs {
     /// Log moves and messages to stderr.
     #[arg(long)]
     pub verbose: bool,
+    /// Directory of the endgame tables (`tetrarch-tune bitbase`); `none` for no tables.
+    /// Default: ~/.local/share/tetrarch-data/draughts-bb when it exists.
+    #[arg(long, value_name = "DIR")]
+    pub bitbases: Option<String>,
+}
+
+impl DxpArgs {
+    /// The endgame tables these options ask for: an error when an explicit directory does
+    /// not load.
+    pub fn tables(
+        &self,
+    ) -> Result<Option<std::sync::Arc<tetrarch::games::draughts::bitbase::Bitbases>>, String> {
+        match self.bitbases.as_deref() {
+            Some("none") | Some("") => Ok(None),
+            Some(dir) => crate::hub::bitbases::load(std::path::Path::new(dir)),
+            None => Ok(crate::hub::bitbases::load_default().0),
+        }
+    }
 }

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use crossbeam::channel;
 use tetrarch::game::{Notation, Position, Side, Verdict};
 use tetrarch::games::draughts::squares::mask_of_square;
-use tetrarch::games::draughts::{Board, Move};
+use tetrarch::games::draughts::{Board, Eval, Move};
 use tetrarch::limits::Limits;
 use tetrarch::score::{Score, MATE_IN_MAX_PLY};
 use tetrarch::time::Clock;
@@ -136,6 +136,10 @@ const SEND_GAP: Duration = Duration::from_millis(100);
 
 /// Runs `tetrarch dxp`.
 pub fn run(args: &DxpArgs) -> ExitCode {
+    if let Err(e) = args.tables() {
+        eprintln!("tetrarch dxp: --bitbases: {e}");
+        return ExitCode::from(2);
+    }
     match &args.connect {
         Some(addr) => initiate(addr, args),
         None => listen(args.listen.unwrap_or(super::DEFAULT_PORT), args),
@@ -281,9 +285,14 @@ fn refuse(mut stream: TcpStream) {
 impl Player {
     fn new(mut conn: Conn, args: &DxpArgs) -> Player {
         conn.set_send_gap(SEND_GAP);
+        let mut engine = new_engine(args.threads, args.hash);
+        // Checked in `run`, and read once per process.
+        if let Ok(Some(tables)) = args.tables() {
+            engine.set_evaluator(Eval::default().with_bitbases(Some(tables)));
+        }
         Player {
             conn,
-            engine: new_engine(args.threads, args.hash),
+            engine,
             args: args.clone(),
             games_played: 0,
             stop: false,
