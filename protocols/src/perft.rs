@@ -57,8 +57,7 @@ pub fn run(args: &PerftArgs) -> ExitCode {
             // Chess has its own perft (last ply counted by popcount); same counts as the generic one.
             report(args, &mut pos, |p, d| p.perft(d), |p, d| p.divide(d))
         }
-        GameKind::Draughts if args.paths => draughts_paths(args),
-        GameKind::Draughts => count::<<Draughts as Game>::Position>(args),
+        GameKind::Draughts => draughts(args),
         GameKind::Xiangqi => count::<<Xiangqi as Game>::Position>(args),
         GameKind::Go => unreachable!("refused above"),
     }
@@ -117,12 +116,16 @@ fn report<P>(
     ExitCode::SUCCESS
 }
 
-/// Draughts perft counting every capture path (`--paths`), in the same output form.
-fn draughts_paths(args: &PerftArgs) -> ExitCode {
-    use tetrarch::games::draughts::{divide_paths, perft_paths, Board};
-    let Some(mut pos) = load::<Board>(args) else {
+/// Draughts has its own perft (last ply counted without making moves) in both conventions:
+/// distinct captures, or every capture path (`--paths`); same counts as the generic one.
+fn draughts(args: &PerftArgs) -> ExitCode {
+    use tetrarch::games::draughts::{divide_distinct, divide_paths, perft_distinct, perft_paths};
+    let Some(mut pos) = load::<<Draughts as Game>::Position>(args) else {
         return ExitCode::FAILURE;
     };
+    if !args.paths {
+        return report(args, &mut pos, perft_distinct, divide_distinct);
+    }
     report(args, &mut pos, perft_paths, |p, d| {
         divide_paths(p, d)
             .into_iter()

@@ -124,6 +124,77 @@ impl Sink for Paths<'_> {
     }
 }
 
+/// Counts the distinct majority captures without listing them (perft's last ply). Only moves
+/// of three captures and more are kept, to find duplicates among: shorter ones cannot coincide
+/// (see the module doc), so they are just counted.
+pub(crate) struct CountDistinct {
+    seen: MoveList<Move>,
+    count: u64,
+    best: u32,
+}
+
+impl CountDistinct {
+    pub(crate) fn new() -> CountDistinct {
+        CountDistinct {
+            seen: MoveList::new(),
+            count: 0,
+            best: 1,
+        }
+    }
+}
+
+impl Sink for CountDistinct {
+    const PATHS: bool = false;
+
+    #[inline]
+    fn record(&mut self, m: Move, n: u32) {
+        if n < self.best {
+            return;
+        }
+        if n > self.best {
+            self.seen.clear();
+            self.count = 0;
+            self.best = n;
+        }
+        if n >= 3 {
+            if self.seen.contains(&m) {
+                return;
+            }
+            // A full list can no longer find duplicates; the generator's list drops such
+            // moves as well, so the counts stay equal.
+            if self.seen.is_full() {
+                return;
+            }
+            self.seen.push(m);
+        } else if self.count == MAX_MOVES as u64 {
+            return;
+        }
+        self.count += 1;
+    }
+}
+
+/// Counts the majority capture paths (perft's last ply in the paths convention).
+pub(crate) struct CountPaths {
+    count: u64,
+    best: u32,
+}
+
+impl Sink for CountPaths {
+    const PATHS: bool = true;
+
+    #[inline]
+    fn record(&mut self, _m: Move, n: u32) {
+        if n < self.best {
+            return;
+        }
+        if n > self.best {
+            self.count = 0;
+            self.best = n;
+        }
+        self.count += 1;
+    }
+}
+
 /// The capture search of one piece.
 struct Search<'s, S: Sink> {
     sink: &'s mut S,
@@ -278,16 +349,35 @@ impl Board {
         king_capturers(own & self.st.kings, enemy, occ, empty) != 0
     }
 
-    /// Appends the majority captures of the side to move to the sink.
-    pub(crate) fn gen_captures<S: Sink>(&self, sink: &mut S) {
+    /// The men and the kings of the side to move that can capture.
+    #[inline(always)]
+    fn capturers(&self) -> (u64, u64) {
         let us = self.st.side.index();
         let own = self.st.pieces[us];
         let enemy = self.st.pieces[1 - us];
         let occ = own | enemy;
         let empty = VALID & !occ;
+        (
+            men_capturers(own & !self.st.kings, enemy, empty),
+            king_capturers(own & self.st.kings, enemy, occ, empty),
+        )
+    }
+
+    /// Appends the majority captures of the side to move to the sink.
+    #[inline]
+    pub(crate) fn gen_captures<S: Sink>(&self, sink: &mut S) {
+        let (men, kings) = self.capturers();
+        self.search_captures(men, kings, sink);
+    }
+
+    /// The capture search from the capturing `men` and `kings` of the side to move.
+    fn search_captures<S: Sink>(&self, men: u64, kings: u64, sink: &mut S) {
+        let us = self.st.side.index();
+        let own = self.st.pieces[us];
+        let enemy = self.st.pieces[1 - us];
+        let occ = own | enemy;
         let promotion = promotion_row(self.st.side);
-        let men = men_capturers(own & !self.st.kings, enemy, empty);
-        for k in Bits(king_capturers(own & self.st.kings, enemy, occ, empty)) {
+        for k in Bits(kings) {
             let occ = occ & !(1u64 << k);
             let mut s = Search {
                 sink: &mut *sink,
@@ -315,6 +405,56 @@ impl Board {
     pub(crate) fn gen_distinct_captures(&self, out: &mut MoveList<Move>) {
         let mut sink = Distinct::new(out);
         self.gen_captures(&mut sink);
+    }
+
+    /// The number of legal moves, captures counted as distinct moves (as `generate` lists
+    /// them), without listing the quiet moves at all.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        let (men, kings) = self.capturers();
+        if men | kings == 0 {
+            return self.count_quiet();
+        }
+        let mut sink = CountDistinct::new();
+        self.search_captures(men, kings, &mut sink);
+        sink.count
+    }
+
+    /// The number of legal move paths: every capture path counted, as `perft_paths` does.
+    #[inline]
+    pub fn count_paths(&self) -> u64 {
+        let (men, kings) = self.capturers();
+        if men | kings == 0 {
+            return self.count_quiet();
+        }
+        let mut sink = CountPaths { count: 0, best: 1 };
+        self.search_captures(men, kings, &mut sink);
+        sink.count
+    }
+
+    /// The number of quiet moves (whether or not a capture exists): the sizes of the target
+    /// sets of `gen_quiet`.
+    #[inline]
+    pub(crate) fn count_quiet(&self) -> u64 {
+        let us = self.st.side.index();
+        let own = self.st.pieces[us];
+        let occ = own | self.st.pieces[1 - us];
+        let empty = VALID & !occ;
+        let men = own & !self.st.kings;
+        let (a, b) = match self.st.side {
+            Side::First => (shift(men, DIRS[0]), shift(men, DIRS[1])),
+            Side::Second => (shift(men, DIRS[2]), shift(men, DIRS[3])),
+        };
+        let mut n = (a & empty).count_ones() + (b & empty).count_ones();
+        for k in Bits(own & self.st.kings) {
+            // The four rays of one king are disjoint: one count for all.
+            let reach = king_ray_moves(k, 0, occ)
+                | king_ray_moves(k, 1, occ)
+                | king_ray_moves(k, 2, occ)
+                | king_ray_moves(k, 3, occ);
+            n += reach.count_ones();
+        }
+        n as u64
     }
 
     /// Appends the quiet moves, whether or not a capture exists (callers check).
