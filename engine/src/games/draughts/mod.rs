@@ -22,6 +22,8 @@ pub mod weights;
 mod zobrist;
 
 #[cfg(test)]
+mod reference_captures;
+#[cfg(test)]
 mod search_tests;
 #[cfg(test)]
 mod tests;

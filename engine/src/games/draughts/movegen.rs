@@ -202,30 +202,73 @@ struct Search<'s, S: Sink> {
     enemy: u64,
     /// Every piece on the board except the capturing piece itself (captured pieces included).
     occ: u64,
+    /// For a man, per direction: the enemy pieces with an empty square right behind them
+    /// (the mover's start square counts as empty). The squares a man passes over stay as
+    /// they were until the move ends, so these sets hold for the whole search and each step
+    /// is a shift and two masks. Unused for kings.
+    targets: [u64; 4],
     from: u32,
     /// The mover's far row, for crowning a man that ends there.
     promotion: u64,
 }
 
+/// A one-step shift in direction `DIRS[d]` without the board mask, for sets that the caller
+/// intersects with a masked set anyway.
+#[inline(always)]
+const fn step(b: u64, d: usize) -> u64 {
+    let s = DIRS[d];
+    if s > 0 {
+        b << s
+    } else {
+        b >> -s
+    }
+}
+
 impl<S: Sink> Search<'_, S> {
+    /// The pieces a man on `bit` can jump next, one set per direction, given the pieces
+    /// `caps` taken so far.
+    #[inline(always)]
+    fn man_victims(&self, bit: u64, caps: u64) -> [u64; 4] {
+        // Written out: `array::map` is not reliably inlined here.
+        let t = &self.targets;
+        [
+            step(bit, 0) & t[0] & !caps,
+            step(bit, 1) & t[1] & !caps,
+            step(bit, 2) & t[2] & !caps,
+            step(bit, 3) & t[3] & !caps,
+        ]
+    }
+
+    /// Follows every jump of a man on `b` that has taken `n` pieces (`caps`) and has at least
+    /// one jump left. A landing square without a further jump ends a sequence there and is
+    /// recorded at once, in the order a plain depth-first search would reach it, so only
+    /// squares with a continuation cost a call.
     fn man(&mut self, b: u32, caps: u64, n: u32) {
-        let bit = 1u64 << b;
-        let jumpable = self.enemy & !caps;
-        let empty = VALID & !self.occ;
-        let mut ended = true;
-        for d in DIRS {
-            let victim = shift(bit, d) & jumpable;
-            if victim != 0 {
-                let land = shift(victim, d) & empty;
-                if land != 0 {
-                    ended = false;
-                    self.man(land.trailing_zeros(), caps | victim, n + 1);
-                }
-            }
+        let [v0, v1, v2, v3] = self.man_victims(1u64 << b, caps);
+        // One call per direction with the direction a constant, so each step is one shift.
+        self.man_jump::<0>(v0, caps, n);
+        self.man_jump::<1>(v1, caps, n);
+        self.man_jump::<2>(v2, caps, n);
+        self.man_jump::<3>(v3, caps, n);
+    }
+
+    /// The jump over `victim` (none when 0) in direction `D`, see [`Search::man`].
+    #[inline(always)]
+    fn man_jump<const D: usize>(&mut self, victim: u64, caps: u64, n: u32) {
+        if victim == 0 {
+            return;
         }
-        if ended && n > 0 {
-            let promotes = bit & self.promotion != 0;
-            self.sink.record(Move::new(self.from, b, caps, promotes), n);
+        let land = step(victim, D);
+        let caps = caps | victim;
+        let [a, b, c, e] = self.man_victims(land, caps);
+        if a | b | c | e != 0 {
+            self.man(land.trailing_zeros(), caps, n + 1);
+        } else {
+            let promotes = land & self.promotion != 0;
+            self.sink.record(
+                Move::new(self.from, land.trailing_zeros(), caps, promotes),
+                n + 1,
+            );
         }
     }
 
@@ -281,12 +324,14 @@ impl<S: Sink> Search<'_, S> {
     }
 }
 
-/// The men of `men` that can capture one of `enemy` with a landing square in `empty`.
+/// The men of `men` that can capture one of `enemy` with a landing square in `empty` (all
+/// three on playable squares).
 #[inline(always)]
 fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
     let mut r = 0;
-    for d in DIRS {
-        r |= men & shift(enemy & shift(empty, -d), -d);
+    for d in 0..4 {
+        // Unmasked steps: a bit shifted onto a ghost or off the board meets no piece.
+        r |= men & step(enemy & step(empty, opposite(d)), opposite(d));
     }
     r
 }
@@ -376,6 +421,7 @@ impl Board {
         let own = self.st.pieces[us];
         let enemy = self.st.pieces[1 - us];
         let occ = own | enemy;
+        let empty = VALID & !occ;
         let promotion = promotion_row(self.st.side);
         for k in Bits(kings) {
             let occ = occ & !(1u64 << k);
@@ -383,19 +429,38 @@ impl Board {
                 sink: &mut *sink,
                 enemy,
                 occ,
+                targets: [0; 4],
                 from: k,
                 promotion,
             };
             s.king(k, 0, 0, 4, true);
         }
+        if men == 0 {
+            return;
+        }
+        let t = [
+            enemy & step(empty, 3),
+            enemy & step(empty, 2),
+            enemy & step(empty, 1),
+            enemy & step(empty, 0),
+        ];
         for m in Bits(men) {
+            let bit = 1u64 << m;
             let mut s = Search {
                 sink: &mut *sink,
                 enemy,
-                occ: occ & !(1u64 << m),
+                occ: occ & !bit,
+                // The start square is empty once the man has left it.
+                targets: [
+                    t[0] | (enemy & step(bit, 3)),
+                    t[1] | (enemy & step(bit, 2)),
+                    t[2] | (enemy & step(bit, 1)),
+                    t[3] | (enemy & step(bit, 0)),
+                ],
                 from: m,
                 promotion,
             };
+            // `men` are the men with a capture: the search starts with a jump.
             s.man(m, 0, 0);
         }
     }
@@ -415,6 +480,12 @@ impl Board {
         if men | kings == 0 {
             return self.count_quiet();
         }
+        self.count_distinct_captures(men, kings)
+    }
+
+    /// Out of line: its sink holds a move list, which the quiet case should not pay for.
+    #[inline(never)]
+    fn count_distinct_captures(&self, men: u64, kings: u64) -> u64 {
         let mut sink = CountDistinct::new();
         self.search_captures(men, kings, &mut sink);
         sink.count
@@ -434,7 +505,7 @@ impl Board {
 
     /// The number of quiet moves (whether or not a capture exists): the sizes of the target
     /// sets of `gen_quiet`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count_quiet(&self) -> u64 {
         let us = self.st.side.index();
         let own = self.st.pieces[us];

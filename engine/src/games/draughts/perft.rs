@@ -5,7 +5,11 @@
 //! pydraughts): every capture path counts as its own move, even when several lead to the same
 //! position.
 //!
-//! Scheme: at depth 1 nothing is made or listed. The quiet moves are counted as the sizes of
+//! Scheme: below the root, moves are played on the pieces and the side to move only
+//! (`State::play_pieces`): no move count depends on the key or the rule counters, and perft
+//! counts the whole tree whatever the rules would have ended, so only those are kept current;
+//! the search's make, which keeps everything, is tested on its own. At depth 1 nothing is
+//! made or listed. The quiet moves are counted as the sizes of
 //! their target sets (`Board::count_quiet`), and the captures by running the capture search
 //! into a counting sink (`Board::count_moves`, `Board::count_paths`). Above that, in the paths
 //! convention, paths that end in the same move leave the same position, so the generator
@@ -28,10 +32,16 @@ pub fn perft_distinct(board: &mut Board, depth: u32) -> u64 {
             let mut moves = MoveList::new();
             board.generate(GenKind::All, &mut moves);
             let mut nodes = 0;
+            let saved = board.st;
             for &m in moves.iter() {
-                let undo = board.do_move(m);
-                nodes += perft_distinct(board, depth - 1);
-                board.undo_move(undo);
+                board.st.play_pieces(m);
+                // Depth 2 counts its children directly, without a call frame per child.
+                nodes += if depth == 2 {
+                    board.count_moves()
+                } else {
+                    perft_distinct(board, depth - 1)
+                };
+                board.st = saved;
             }
             nodes
         }
@@ -64,10 +74,16 @@ pub fn perft_paths(board: &mut Board, depth: u32) -> u64 {
             let mut counts = ArrayVec::<u32, MAX_MOVES>::new();
             board.gen_with_paths(&mut moves, &mut counts);
             let mut nodes = 0;
+            let saved = board.st;
             for (&m, &c) in moves.iter().zip(counts.iter()) {
-                let undo = board.do_move(m);
-                nodes += c as u64 * perft_paths(board, depth - 1);
-                board.undo_move(undo);
+                board.st.play_pieces(m);
+                let below = if depth == 2 {
+                    board.count_paths()
+                } else {
+                    perft_paths(board, depth - 1)
+                };
+                nodes += c as u64 * below;
+                board.st = saved;
             }
             nodes
         }

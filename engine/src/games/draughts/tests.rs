@@ -156,6 +156,55 @@ fn move_counts_equal_generated_lists() {
     assert!(captures > 1000, "the games reach captures ({captures})");
 }
 
+/// The generators against the plain reference search of `reference_captures`: the same
+/// moves in the same order (the search's ordering depends on it), and the same path counts,
+/// at every node of shallow trees from the file's positions and in random games.
+#[test]
+fn captures_equal_the_reference_search_in_order() {
+    fn check(b: &Board, seen: &mut u64) {
+        let mut list = MoveList::new();
+        b.generate(GenKind::Noisy, &mut list);
+        let want: Vec<Move> = super::reference_captures::captures(b, true)
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        assert_eq!(list.as_slice(), want.as_slice(), "{}", b.to_text());
+        let mut list = MoveList::new();
+        let mut counts = arrayvec::ArrayVec::<u32, { crate::game::MAX_MOVES }>::new();
+        b.gen_with_paths(&mut list, &mut counts);
+        if !want.is_empty() {
+            let got: Vec<(Move, u32)> = list.iter().copied().zip(counts).collect();
+            assert_eq!(got, super::reference_captures::captures(b, false));
+            *seen += 1;
+        }
+    }
+    fn tree(b: &mut Board, depth: u32, seen: &mut u64) {
+        check(b, seen);
+        if depth == 0 {
+            return;
+        }
+        for m in legal(b) {
+            let u = b.make(m);
+            tree(b, depth - 1, seen);
+            b.unmake(m, u);
+        }
+    }
+    let mut seen = 0;
+    for rec in records() {
+        let mut b = board(&rec.fen);
+        let depth = if rec.distinct.get(2).is_some_and(|&n| n > 20_000) {
+            2
+        } else {
+            3
+        };
+        tree(&mut b, depth, &mut seen);
+        for seed in 0..40u64 {
+            random_game(&b, seed, 300, |b| check(b, &mut seen));
+        }
+    }
+    assert!(seen > 5000, "positions with captures checked: {seen}");
+}
+
 #[test]
 fn perft_distinct_matches_reference_counts() {
     check_perft(false);
