@@ -126,19 +126,22 @@ impl Sink for Paths<'_> {
 
 /// Counts the distinct majority captures without listing them (perft's last ply). Only moves
 /// of three captures and more are kept, to find duplicates among: shorter ones cannot coincide
-/// (see the module doc), so they are just counted.
+/// (see the module doc), so they are just counted. The kept list is short; when it fills up,
+/// `overflow` is set and the caller counts with the full generator instead.
 pub(crate) struct CountDistinct {
-    seen: MoveList<Move>,
+    seen: ArrayVec<Move, 16>,
     count: u64,
     best: u32,
+    overflow: bool,
 }
 
 impl CountDistinct {
     pub(crate) fn new() -> CountDistinct {
         CountDistinct {
-            seen: MoveList::new(),
+            seen: ArrayVec::new(),
             count: 0,
             best: 1,
+            overflow: false,
         }
     }
 }
@@ -155,19 +158,17 @@ impl Sink for CountDistinct {
             self.seen.clear();
             self.count = 0;
             self.best = n;
+            self.overflow = false;
         }
         if n >= 3 {
             if self.seen.contains(&m) {
                 return;
             }
-            // A full list can no longer find duplicates; the generator's list drops such
-            // moves as well, so the counts stay equal.
             if self.seen.is_full() {
+                self.overflow = true;
                 return;
             }
             self.seen.push(m);
-        } else if self.count == MAX_MOVES as u64 {
-            return;
         }
         self.count += 1;
     }
@@ -322,6 +323,22 @@ impl<S: Sink> Search<'_, S> {
             self.sink.record(Move::new(self.from, b, caps, false), n);
         }
     }
+}
+
+/// `a.count_ones() + b.count_ones()` in one pass of the bit-parallel count (the baseline
+/// x86-64 target has no POPCNT): the two sums share the last steps.
+#[inline(always)]
+fn popcount2(a: u64, b: u64) -> u32 {
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    let a = a - ((a >> 1) & M1);
+    let b = b - ((b >> 1) & M1);
+    // Nibbles of at most 4 each; their sum fits a nibble.
+    let s = (a & M2) + ((a >> 2) & M2) + (b & M2) + ((b >> 2) & M2);
+    let s = (s + (s >> 4)) & M4;
+    (s.wrapping_mul(H01) >> 56) as u32
 }
 
 /// The men of `men` that can capture one of `enemy` with a landing square in `empty` (all
@@ -483,12 +500,25 @@ impl Board {
         self.count_distinct_captures(men, kings)
     }
 
-    /// Out of line: its sink holds a move list, which the quiet case should not pay for.
+    /// The captures of `count_moves`, out of line so that the quiet case stays small.
     #[inline(never)]
     fn count_distinct_captures(&self, men: u64, kings: u64) -> u64 {
         let mut sink = CountDistinct::new();
         self.search_captures(men, kings, &mut sink);
+        if sink.overflow {
+            return self.count_listed_captures();
+        }
         sink.count
+    }
+
+    /// Counts by listing: for the rare position with more long captures than `CountDistinct`
+    /// keeps (the list caps at `MAX_MOVES`, as the generator's does).
+    #[cold]
+    #[inline(never)]
+    fn count_listed_captures(&self) -> u64 {
+        let mut list = MoveList::new();
+        self.gen_distinct_captures(&mut list);
+        list.len() as u64
     }
 
     /// The number of legal move paths: every capture path counted, as `perft_paths` does.
@@ -516,7 +546,7 @@ impl Board {
             Side::First => (shift(men, DIRS[0]), shift(men, DIRS[1])),
             Side::Second => (shift(men, DIRS[2]), shift(men, DIRS[3])),
         };
-        let mut n = (a & empty).count_ones() + (b & empty).count_ones();
+        let mut n = popcount2(a & empty, b & empty);
         for k in Bits(own & self.st.kings) {
             // The four rays of one king are disjoint: one count for all.
             let reach = king_ray_moves(k, 0, occ)
