@@ -13,6 +13,17 @@
 //! one running maximum, so only the sequences taking the most pieces (a king counts as one) are
 //! kept: when a longer one appears the list is cut back to where the captures began.
 //!
+//! Men are searched over per-direction target sets (the enemy pieces with an empty square
+//! behind them, computed once per piece): since nothing on the board changes during a man's
+//! capture but the pieces it has taken, a step is a constant shift and two masks, and a
+//! landing square with no jump left is recorded at once rather than visited. The order moves
+//! are found in is that of the plain search (`reference_captures`, which the tests compare
+//! with), because the search's move ordering starts from it.
+//!
+//! Sinks. Sequences go to a `Sink`: the move list (`Distinct`), the list with path counts
+//! (`Paths`), or, for perft's last ply, counters that list nothing (`CountDistinct`,
+//! `CountPaths`); quiet moves are counted as target-set sizes (`Board::count_quiet`).
+//!
 //! Duplicates. Two sequences with the same start, end and captured set are one move. In the
 //! distinct generator a king that captures and can land on several squares of the same ray
 //! continues straight ahead only from the farthest of them (the same piece is next in line from
