@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Draughts perft speed, single thread, release build: the start position and a king-heavy
 # position (all-kings), in both counting conventions. Prints nodes and nodes per second.
-# Leaf nodes are counted in bulk at the last ply (the moves are generated, not made), as the
-# published perft tools do. Usage: tools/perft-draughts.sh [depth-start] [depth-kings]
+# Leaf nodes are counted in bulk at the last ply (counted, neither made nor listed), as the
+# published perft tools count them in bulk. Usage: tools/perft-draughts.sh [depth-start] [depth-kings]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p tetrarch-protocols

@@ -118,10 +118,11 @@ fn report<P>(
     ExitCode::SUCCESS
 }
 
-/// Draughts perft counting every capture path (`--paths`), in the same output form.
+/// Draughts counting every capture path (`--paths`, dctl's convention), by its own bulk
+/// perft; the distinct-capture count goes through the descriptor (`Game::perft`).
 fn draughts_paths(args: &PerftArgs) -> ExitCode {
-    use tetrarch::games::draughts::{divide_paths, perft_paths, Board};
-    let Some(mut pos) = load::<Board>(args) else {
+    use tetrarch::games::draughts::{divide_paths, perft_paths};
+    let Some(mut pos) = load::<tetrarch::games::draughts::Board>(args) else {
         return ExitCode::FAILURE;
     };
     report(args, &mut pos, perft_paths, |p, d| {

@@ -233,6 +233,15 @@ impl Game for Draughts {
         draughts::SEARCH_PARAMS
     }
 
+    /// The bulk-counting perft (last ply counted, not made): the generic perft's counts.
+    fn perft(pos: &mut draughts::Board, depth: u32) -> u64 {
+        draughts::perft_distinct(pos, depth)
+    }
+
+    fn divide(pos: &mut draughts::Board, depth: u32) -> Vec<(String, u64)> {
+        draughts::divide_distinct(pos, depth)
+    }
+
     /// Draughts games run long; fewer moves remain as men come off (Scan: 30 down to 10).
     fn moves_left(pos: &draughts::Board) -> u32 {
         let men = pos.occupied().count_ones().min(40);

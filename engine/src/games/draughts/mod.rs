@@ -5,7 +5,7 @@
 //! diagonal step one shift); `moves` the move value (start, end, captured set, promotion);
 //! `board` the copy-make position with its history and rule counters; `movegen` the quiet and
 //! majority-capture generators; `rules` the results by rule; `zobrist` the keys; `notation` FEN,
-//! Hub and move text; `position` the trait glue; `perft` the path-counting perft; `eval` the
+//! Hub and move text; `position` the trait glue; `perft` the bulk-counting perft of both conventions; `eval` the
 //! evaluation over the weight table in `weights`.
 
 pub mod bench;
@@ -24,6 +24,8 @@ pub mod weights;
 mod zobrist;
 
 #[cfg(test)]
+mod reference_captures;
+#[cfg(test)]
 mod search_tests;
 #[cfg(test)]
 mod tests;
@@ -32,7 +34,7 @@ pub use board::{Board, State, Undo};
 pub use eval::Eval;
 pub use moves::Move;
 pub use notation::START_FEN;
-pub use perft::{divide_paths, perft_paths};
+pub use perft::{divide_distinct, divide_paths, perft_distinct, perft_paths};
 pub use position::{KING_VALUE, MAN_VALUE};
 pub use rules::Lone;
 

@@ -13,6 +13,17 @@
 //! one running maximum, so only the sequences taking the most pieces (a king counts as one) are
 //! kept: when a longer one appears the list is cut back to where the captures began.
 //!
+//! Men are searched over per-direction target sets (the enemy pieces with an empty square
+//! behind them, computed once per piece): since nothing on the board changes during a man's
+//! capture but the pieces it has taken, a step is a constant shift and two masks, and a
+//! landing square with no jump left is recorded at once rather than visited. The order moves
+//! are found in is that of the plain search (`reference_captures`, which the tests compare
+//! with), because the search's move ordering starts from it.
+//!
+//! Sinks. Sequences go to a `Sink`: the move list (`Distinct`), the list with path counts
+//! (`Paths`), or, for perft's last ply, counters that list nothing (`CountDistinct`,
+//! `CountPaths`); quiet moves are counted as target-set sizes (`Board::count_quiet`).
+//!
 //! Duplicates. Two sequences with the same start, end and captured set are one move. In the
 //! distinct generator a king that captures and can land on several squares of the same ray
 //! continues straight ahead only from the farthest of them (the same piece is next in line from
@@ -124,6 +135,78 @@ impl Sink for Paths<'_> {
     }
 }
 
+/// Counts the distinct majority captures without listing them (perft's last ply). Only moves
+/// of three captures and more are kept, to find duplicates among: shorter ones cannot coincide
+/// (see the module doc), so they are just counted. The kept list is short; when it fills up,
+/// `overflow` is set and the caller counts with the full generator instead.
+pub(crate) struct CountDistinct {
+    seen: ArrayVec<Move, 16>,
+    count: u64,
+    best: u32,
+    overflow: bool,
+}
+
+impl CountDistinct {
+    pub(crate) fn new() -> CountDistinct {
+        CountDistinct {
+            seen: ArrayVec::new(),
+            count: 0,
+            best: 1,
+            overflow: false,
+        }
+    }
+}
+
+impl Sink for CountDistinct {
+    const PATHS: bool = false;
+
+    #[inline]
+    fn record(&mut self, m: Move, n: u32) {
+        if n < self.best {
+            return;
+        }
+        if n > self.best {
+            self.seen.clear();
+            self.count = 0;
+            self.best = n;
+            self.overflow = false;
+        }
+        if n >= 3 {
+            if self.seen.contains(&m) {
+                return;
+            }
+            if self.seen.is_full() {
+                self.overflow = true;
+                return;
+            }
+            self.seen.push(m);
+        }
+        self.count += 1;
+    }
+}
+
+/// Counts the majority capture paths (perft's last ply in the paths convention).
+pub(crate) struct CountPaths {
+    count: u64,
+    best: u32,
+}
+
+impl Sink for CountPaths {
+    const PATHS: bool = true;
+
+    #[inline]
+    fn record(&mut self, _m: Move, n: u32) {
+        if n < self.best {
+            return;
+        }
+        if n > self.best {
+            self.count = 0;
+            self.best = n;
+        }
+        self.count += 1;
+    }
+}
+
 /// The capture search of one piece.
 struct Search<'s, S: Sink> {
     sink: &'s mut S,
@@ -131,30 +214,73 @@ struct Search<'s, S: Sink> {
     enemy: u64,
     /// Every piece on the board except the capturing piece itself (captured pieces included).
     occ: u64,
+    /// For a man, per direction: the enemy pieces with an empty square right behind them
+    /// (the mover's start square counts as empty). The squares a man passes over stay as
+    /// they were until the move ends, so these sets hold for the whole search and each step
+    /// is a shift and two masks. Unused for kings.
+    targets: [u64; 4],
     from: u32,
     /// The mover's far row, for crowning a man that ends there.
     promotion: u64,
 }
 
+/// A one-step shift in direction `DIRS[d]` without the board mask, for sets that the caller
+/// intersects with a masked set anyway.
+#[inline(always)]
+const fn step(b: u64, d: usize) -> u64 {
+    let s = DIRS[d];
+    if s > 0 {
+        b << s
+    } else {
+        b >> -s
+    }
+}
+
 impl<S: Sink> Search<'_, S> {
+    /// The pieces a man on `bit` can jump next, one set per direction, given the pieces
+    /// `caps` taken so far.
+    #[inline(always)]
+    fn man_victims(&self, bit: u64, caps: u64) -> [u64; 4] {
+        // Written out: `array::map` is not reliably inlined here.
+        let t = &self.targets;
+        [
+            step(bit, 0) & t[0] & !caps,
+            step(bit, 1) & t[1] & !caps,
+            step(bit, 2) & t[2] & !caps,
+            step(bit, 3) & t[3] & !caps,
+        ]
+    }
+
+    /// Follows every jump of a man on `b` that has taken `n` pieces (`caps`) and has at least
+    /// one jump left. A landing square without a further jump ends a sequence there and is
+    /// recorded at once, in the order a plain depth-first search would reach it, so only
+    /// squares with a continuation cost a call.
     fn man(&mut self, b: u32, caps: u64, n: u32) {
-        let bit = 1u64 << b;
-        let jumpable = self.enemy & !caps;
-        let empty = VALID & !self.occ;
-        let mut ended = true;
-        for d in DIRS {
-            let victim = shift(bit, d) & jumpable;
-            if victim != 0 {
-                let land = shift(victim, d) & empty;
-                if land != 0 {
-                    ended = false;
-                    self.man(land.trailing_zeros(), caps | victim, n + 1);
-                }
-            }
+        let [v0, v1, v2, v3] = self.man_victims(1u64 << b, caps);
+        // One call per direction with the direction a constant, so each step is one shift.
+        self.man_jump::<0>(v0, caps, n);
+        self.man_jump::<1>(v1, caps, n);
+        self.man_jump::<2>(v2, caps, n);
+        self.man_jump::<3>(v3, caps, n);
+    }
+
+    /// The jump over `victim` (none when 0) in direction `D`, see [`Search::man`].
+    #[inline(always)]
+    fn man_jump<const D: usize>(&mut self, victim: u64, caps: u64, n: u32) {
+        if victim == 0 {
+            return;
         }
-        if ended && n > 0 {
-            let promotes = bit & self.promotion != 0;
-            self.sink.record(Move::new(self.from, b, caps, promotes), n);
+        let land = step(victim, D);
+        let caps = caps | victim;
+        let [a, b, c, e] = self.man_victims(land, caps);
+        if a | b | c | e != 0 {
+            self.man(land.trailing_zeros(), caps, n + 1);
+        } else {
+            let promotes = land & self.promotion != 0;
+            self.sink.record(
+                Move::new(self.from, land.trailing_zeros(), caps, promotes),
+                n + 1,
+            );
         }
     }
 
@@ -210,12 +336,30 @@ impl<S: Sink> Search<'_, S> {
     }
 }
 
-/// The men of `men` that can capture one of `enemy` with a landing square in `empty`.
+/// `a.count_ones() + b.count_ones()` in one pass of the bit-parallel count (the baseline
+/// x86-64 target has no POPCNT): the two sums share the last steps.
+#[inline(always)]
+fn popcount2(a: u64, b: u64) -> u32 {
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    let a = a - ((a >> 1) & M1);
+    let b = b - ((b >> 1) & M1);
+    // Nibbles of at most 4 each; their sum fits a nibble.
+    let s = (a & M2) + ((a >> 2) & M2) + (b & M2) + ((b >> 2) & M2);
+    let s = (s + (s >> 4)) & M4;
+    (s.wrapping_mul(H01) >> 56) as u32
+}
+
+/// The men of `men` that can capture one of `enemy` with a landing square in `empty` (all
+/// three on playable squares).
 #[inline(always)]
 fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
     let mut r = 0;
-    for d in DIRS {
-        r |= men & shift(enemy & shift(empty, -d), -d);
+    for d in 0..4 {
+        // Unmasked steps: a bit shifted onto a ghost or off the board meets no piece.
+        r |= men & step(enemy & step(empty, opposite(d)), opposite(d));
     }
     r
 }
@@ -278,34 +422,73 @@ impl Board {
         king_capturers(own & self.st.kings, enemy, occ, empty) != 0
     }
 
+    /// The men and the kings of the side to move that can capture.
+    #[inline(always)]
+    fn capturers(&self) -> (u64, u64) {
+        let us = self.st.side.index();
+        let own = self.st.pieces[us];
+        let enemy = self.st.pieces[1 - us];
+        let occ = own | enemy;
+        let empty = VALID & !occ;
+        (
+            men_capturers(own & !self.st.kings, enemy, empty),
+            king_capturers(own & self.st.kings, enemy, occ, empty),
+        )
+    }
+
     /// Appends the majority captures of the side to move to the sink.
+    #[inline]
     pub(crate) fn gen_captures<S: Sink>(&self, sink: &mut S) {
+        let (men, kings) = self.capturers();
+        self.search_captures(men, kings, sink);
+    }
+
+    /// The capture search from the capturing `men` and `kings` of the side to move.
+    fn search_captures<S: Sink>(&self, men: u64, kings: u64, sink: &mut S) {
         let us = self.st.side.index();
         let own = self.st.pieces[us];
         let enemy = self.st.pieces[1 - us];
         let occ = own | enemy;
         let empty = VALID & !occ;
         let promotion = promotion_row(self.st.side);
-        let men = men_capturers(own & !self.st.kings, enemy, empty);
-        for k in Bits(king_capturers(own & self.st.kings, enemy, occ, empty)) {
+        for k in Bits(kings) {
             let occ = occ & !(1u64 << k);
             let mut s = Search {
                 sink: &mut *sink,
                 enemy,
                 occ,
+                targets: [0; 4],
                 from: k,
                 promotion,
             };
             s.king(k, 0, 0, 4, true);
         }
+        if men == 0 {
+            return;
+        }
+        let t = [
+            enemy & step(empty, 3),
+            enemy & step(empty, 2),
+            enemy & step(empty, 1),
+            enemy & step(empty, 0),
+        ];
         for m in Bits(men) {
+            let bit = 1u64 << m;
             let mut s = Search {
                 sink: &mut *sink,
                 enemy,
-                occ: occ & !(1u64 << m),
+                occ: occ & !bit,
+                // The start square is empty once the man has left it.
+                targets: [
+                    t[0] | (enemy & step(bit, 3)),
+                    t[1] | (enemy & step(bit, 2)),
+                    t[2] | (enemy & step(bit, 1)),
+                    t[3] | (enemy & step(bit, 0)),
+                ],
                 from: m,
                 promotion,
             };
+            // `men` are the men with a capture: the search starts with a jump.
             s.man(m, 0, 0);
         }
     }
@@ -315,6 +498,75 @@ impl Board {
     pub(crate) fn gen_distinct_captures(&self, out: &mut MoveList<Move>) {
         let mut sink = Distinct::new(out);
         self.gen_captures(&mut sink);
+    }
+
+    /// The number of legal moves, captures counted as distinct moves (as `generate` lists
+    /// them), without listing the quiet moves at all.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        let (men, kings) = self.capturers();
+        if men | kings == 0 {
+            return self.count_quiet();
+        }
+        self.count_distinct_captures(men, kings)
+    }
+
+    /// The captures of `count_moves`, out of line so that the quiet case stays small.
+    #[inline(never)]
+    fn count_distinct_captures(&self, men: u64, kings: u64) -> u64 {
+        let mut sink = CountDistinct::new();
+        self.search_captures(men, kings, &mut sink);
+        if sink.overflow {
+            return self.count_listed_captures();
+        }
+        sink.count
+    }
+
+    /// Counts by listing: for the rare position with more long captures than `CountDistinct`
+    /// keeps (the list caps at `MAX_MOVES`, as the generator's does).
+    #[cold]
+    #[inline(never)]
+    fn count_listed_captures(&self) -> u64 {
+        let mut list = MoveList::new();
+        self.gen_distinct_captures(&mut list);
+        list.len() as u64
+    }
+
+    /// The number of legal move paths: every capture path counted, as `perft_paths` does.
+    #[inline]
+    pub fn count_paths(&self) -> u64 {
+        let (men, kings) = self.capturers();
+        if men | kings == 0 {
+            return self.count_quiet();
+        }
+        let mut sink = CountPaths { count: 0, best: 1 };
+        self.search_captures(men, kings, &mut sink);
+        sink.count
+    }
+
+    /// The number of quiet moves (whether or not a capture exists): the sizes of the target
+    /// sets of `gen_quiet`.
+    #[inline(always)]
+    pub(crate) fn count_quiet(&self) -> u64 {
+        let us = self.st.side.index();
+        let own = self.st.pieces[us];
+        let occ = own | self.st.pieces[1 - us];
+        let empty = VALID & !occ;
+        let men = own & !self.st.kings;
+        let (a, b) = match self.st.side {
+            Side::First => (shift(men, DIRS[0]), shift(men, DIRS[1])),
+            Side::Second => (shift(men, DIRS[2]), shift(men, DIRS[3])),
+        };
+        let mut n = popcount2(a & empty, b & empty);
+        for k in Bits(own & self.st.kings) {
+            // The four rays of one king are disjoint: one count for all.
+            let reach = king_ray_moves(k, 0, occ)
+                | king_ray_moves(k, 1, occ)
+                | king_ray_moves(k, 2, occ)
+                | king_ray_moves(k, 3, occ);
+            n += reach.count_ones();
+        }
+        n as u64
     }
 
     /// Appends the quiet moves, whether or not a capture exists (callers check).

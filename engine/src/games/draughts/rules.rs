@@ -42,6 +42,11 @@ pub const FIVE_LIMIT: u16 = 10;
 
 /// The lone-king configuration of a state.
 pub(crate) fn lone_category(st: &State) -> Lone {
+    // Neither side down to a single piece: the common case, without counting.
+    let [w, b] = st.pieces;
+    if w & w.wrapping_sub(1) != 0 && b & b.wrapping_sub(1) != 0 {
+        return Lone::None;
+    }
     let mut cat = Lone::None;
     for us in 0..2 {
         let own = st.pieces[us];

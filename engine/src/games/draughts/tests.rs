@@ -81,7 +81,7 @@ fn check_perft(paths: bool) {
             let got = if paths {
                 perft_paths(&mut b, depth)
             } else {
-                perft(&mut b, depth)
+                perft_distinct(&mut b, depth)
             };
             let kind = if paths { "paths" } else { "distinct" };
             assert_eq!(got, want, "{} {kind} depth {depth}", rec.id);
@@ -89,6 +89,120 @@ fn check_perft(paths: bool) {
         assert_eq!(b.game_ply(), 0, "perft leaves the board as it found it");
         assert_eq!(b, board(&rec.fen));
     }
+}
+
+/// The bulk-counting perft against the generic one, which makes and lists every move; and
+/// the divides against the totals.
+#[test]
+fn bulk_perft_equals_generic_perft() {
+    for rec in records() {
+        let mut b = board(&rec.fen);
+        let mut depth = 1;
+        // Up to about 200k leaves per position, enough to reach every kind of node the file has.
+        while depth <= rec.distinct.len() as u32 && rec.distinct[depth as usize - 1] < 200_000 {
+            let want = perft(&mut b, depth);
+            assert_eq!(
+                perft_distinct(&mut b, depth),
+                want,
+                "{} depth {depth}",
+                rec.id
+            );
+            let split = divide_distinct(&mut b, depth);
+            assert_eq!(split.iter().map(|x| x.1).sum::<u64>(), want, "{}", rec.id);
+            let split = divide_paths(&mut b, depth);
+            assert_eq!(
+                split.iter().map(|x| x.2).sum::<u64>(),
+                perft_paths(&mut b, depth),
+                "{}",
+                rec.id
+            );
+            depth += 1;
+        }
+        assert!(depth > 2, "{}: compared at depth 2 at least", rec.id);
+        assert_eq!(b, board(&rec.fen));
+    }
+}
+
+/// The leaf counts against the generators in random games from every position of the file.
+#[test]
+fn move_counts_equal_generated_lists() {
+    let starts: Vec<Board> = records().iter().map(|r| board(&r.fen)).collect();
+    let mut captures = 0;
+    for (i, s) in starts.iter().enumerate() {
+        for seed in 0..10u64 {
+            random_game(s, seed * 1000 + i as u64, 300, |b| {
+                let moves = legal(b);
+                assert_eq!(b.count_moves(), moves.len() as u64, "{}", b.to_text());
+                let mut list = MoveList::new();
+                let mut counts = arrayvec::ArrayVec::<u32, { crate::game::MAX_MOVES }>::new();
+                b.gen_with_paths(&mut list, &mut counts);
+                // The same moves, in an order of their own (paths are followed further).
+                let key = |m: &Move| (m.from, m.to, m.captured);
+                let (mut a, mut z) = (list.to_vec(), moves.clone());
+                a.sort_by_key(key);
+                z.sort_by_key(key);
+                assert_eq!(a, z, "{}", b.to_text());
+                let paths: u64 = counts.iter().map(|&c| c as u64).sum();
+                assert_eq!(b.count_paths(), paths, "{}", b.to_text());
+                let mut quiet = MoveList::new();
+                b.gen_quiet(&mut quiet);
+                assert_eq!(b.count_quiet(), quiet.len() as u64, "{}", b.to_text());
+                if b.has_capture() {
+                    captures += 1;
+                }
+            });
+        }
+    }
+    assert!(captures > 1000, "the games reach captures ({captures})");
+}
+
+/// The generators against the plain reference search of `reference_captures`: the same
+/// moves in the same order (the search's ordering depends on it), and the same path counts,
+/// at every node of shallow trees from the file's positions and in random games.
+#[test]
+fn captures_equal_the_reference_search_in_order() {
+    fn check(b: &Board, seen: &mut u64) {
+        let mut list = MoveList::new();
+        b.generate(GenKind::Noisy, &mut list);
+        let want: Vec<Move> = super::reference_captures::captures(b, true)
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        assert_eq!(list.as_slice(), want.as_slice(), "{}", b.to_text());
+        let mut list = MoveList::new();
+        let mut counts = arrayvec::ArrayVec::<u32, { crate::game::MAX_MOVES }>::new();
+        b.gen_with_paths(&mut list, &mut counts);
+        if !want.is_empty() {
+            let got: Vec<(Move, u32)> = list.iter().copied().zip(counts).collect();
+            assert_eq!(got, super::reference_captures::captures(b, false));
+            *seen += 1;
+        }
+    }
+    fn tree(b: &mut Board, depth: u32, seen: &mut u64) {
+        check(b, seen);
+        if depth == 0 {
+            return;
+        }
+        for m in legal(b) {
+            let u = b.make(m);
+            tree(b, depth - 1, seen);
+            b.unmake(m, u);
+        }
+    }
+    let mut seen = 0;
+    for rec in records() {
+        let mut b = board(&rec.fen);
+        let depth = if rec.distinct.get(2).is_some_and(|&n| n > 20_000) {
+            2
+        } else {
+            3
+        };
+        tree(&mut b, depth, &mut seen);
+        for seed in 0..40u64 {
+            random_game(&b, seed, 300, |b| check(b, &mut seen));
+        }
+    }
+    assert!(seen > 5000, "positions with captures checked: {seen}");
 }
 
 #[test]
