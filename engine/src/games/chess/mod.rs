@@ -21,6 +21,7 @@ mod perft;
 mod position;
 mod rules;
 mod see;
+pub mod strength;
 mod tuned;
 pub mod types;
 mod validate;

@@ -17,6 +17,7 @@ mod perft;
 mod position;
 mod rules;
 pub mod squares;
+pub mod strength;
 mod tuned;
 pub mod weights;
 mod zobrist;
