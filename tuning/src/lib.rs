@@ -6,6 +6,7 @@
 //! Association's rating method); [`match_runner`] plays engine-vs-engine games over every protocol
 //! with a referee that checks each move with the engine crate's own rules.
 
+pub mod calibrate;
 pub mod commands;
 pub mod convert;
 pub mod datagen;

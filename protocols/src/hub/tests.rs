@@ -337,6 +337,8 @@ fn level_adds_the_increment_before_the_move() {
         ponder: false,
         eval_name: "full".into(),
         eval_file: String::new(),
+        elo: 0,
+        skill_level: 20,
     };
     s.set_level(&wire::parse("level moves=40 time=59.5 inc=0.5").unwrap());
     let c = s.level.clock.expect("a clock");
@@ -398,6 +400,8 @@ fn level_keeps_its_valid_fields() {
         ponder: false,
         eval_name: "full".into(),
         eval_file: String::new(),
+        elo: 0,
+        skill_level: 20,
     };
     s.set_level(&wire::parse("level time=1 inc=nan").unwrap());
     let c = s.level.clock.expect("time= kept");

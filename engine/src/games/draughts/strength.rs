@@ -9,6 +9,6 @@
 use crate::strength::EloTable;
 
 pub const ELO: EloTable = EloTable {
-    anchors: &[(1000, 0.0), (1500, 6.0), (2000, 12.0), (2400, 20.0)],
+    anchors: &[(1000, 0.0), (1500, 6.0), (2000, 12.0), (2400, 19.0)],
     scale: "Tetrarch full strength at 20000 nodes = 2000 (provisional)",
 };

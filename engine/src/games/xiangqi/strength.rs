@@ -10,6 +10,6 @@
 use crate::strength::EloTable;
 
 pub const ELO: EloTable = EloTable {
-    anchors: &[(1000, 0.0), (1500, 6.0), (2000, 12.0), (2500, 20.0)],
+    anchors: &[(1000, 0.0), (1500, 6.0), (2000, 12.0), (2500, 19.0)],
     scale: "Fairy-Stockfish xiangqi at 2000 nodes = 1500 (provisional)",
 };

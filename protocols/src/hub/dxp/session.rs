@@ -30,7 +30,7 @@ use tetrarch::time::Clock;
 use tetrarch_wire::dxp::{end_reason, sender_verdict, Conn, Message, RecvError, Trace};
 
 use super::DxpArgs;
-use crate::hub::{new_engine, DraughtsEngine};
+use crate::hub::{new_engine, strength_of, DraughtsEngine};
 
 /// One side of a DXP session.
 struct Player {
@@ -281,9 +281,11 @@ fn refuse(mut stream: TcpStream) {
 impl Player {
     fn new(mut conn: Conn, args: &DxpArgs) -> Player {
         conn.set_send_gap(SEND_GAP);
+        let mut engine = new_engine(args.threads, args.hash);
+        engine.set_skill(args.elo.and_then(|e| strength_of(e, 20)));
         Player {
             conn,
-            engine: new_engine(args.threads, args.hash),
+            engine,
             args: args.clone(),
             games_played: 0,
             stop: false,
