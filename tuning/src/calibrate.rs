@@ -25,7 +25,7 @@
 use std::fmt::Write as _;
 
 use crate::match_runner::{cli, runner};
-use crate::stats::{elo_to_score, elo_trinomial, Wdl};
+use crate::stats::{elo_to_score, elo_trinomial, EloEstimate, Wdl};
 
 pub const HELP: &str = "\
 tetrarch-tune calibrate: plays our engine at several strength levels against named
@@ -483,6 +483,29 @@ pub fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// A match's Elo difference with its 95% interval, in words where it has no finite value.
+fn diff_text(wdl: &Wdl) -> String {
+    let n = wdl.games() as f64;
+    if n == 0.0 {
+        return "-".into();
+    }
+    if wdl.points() >= n {
+        return "no finite estimate (all won)".into();
+    }
+    if wdl.points() <= 0.0 {
+        return "no finite estimate (all lost)".into();
+    }
+    // (+ 0.0 turns the -0 of an even score into 0.)
+    match elo_trinomial(wdl).map(|e| EloEstimate {
+        elo: e.elo + 0.0,
+        ..e
+    }) {
+        Some(e) if e.error.is_finite() => format!("{:+.0} +/- {:.0}", e.elo, e.error),
+        Some(e) => format!("{:+.0} (interval unbounded)", e.elo),
+        None => "-".into(),
+    }
+}
+
 /// The fitted table and the match table.
 fn render(plan: &Plan, played: &[Played]) -> String {
     let rungs = plan.levels.len();
@@ -567,6 +590,12 @@ fn render(plan: &Plan, played: &[Played]) -> String {
         .collect();
     let _ = writeln!(out, "    scale: \"{}\",", stated.join(", "));
     let _ = writeln!(out, "}};");
+    if table.len() < 2 {
+        let _ = writeln!(
+            out,
+            "(fewer than two rungs of distinct strength: not a usable table; widen -levels)"
+        );
+    }
     let _ = writeln!(out, "\nREADME table:\n");
     let _ = writeln!(
         out,
@@ -583,14 +612,7 @@ fn render(plan: &Plan, played: &[Played]) -> String {
                 None => a.name.clone(),
             },
         };
-        let diff = match elo_trinomial(&p.wdl) {
-            Some(est) if est.elo.is_finite() && est.error.is_finite() => {
-                format!("{:+.0} +/- {:.0}", est.elo, est.error)
-            }
-            Some(est) if est.elo > 0.0 => "above +400 (all won)".into(),
-            Some(_) => "below -400 (all lost)".into(),
-            None => "-".into(),
-        };
+        let diff = diff_text(&p.wdl);
         let _ = writeln!(
             out,
             "| level {level} | {opp} | {} | {:.1} ({}-{}-{}) | {diff} | `{}` |",
@@ -629,6 +651,20 @@ mod tests {
         // A clean sweep stays finite.
         let r = fit_ratings(&[None, Some(1400.0)], &[(0, 1, 20.0, 20.0)]);
         assert!(r[0].unwrap().is_finite() && r[0].unwrap() > 1700.0);
+    }
+
+    #[test]
+    fn differences_are_worded_where_they_have_no_value() {
+        assert_eq!(
+            diff_text(&Wdl::new(2, 0, 0)),
+            "no finite estimate (all won)"
+        );
+        assert_eq!(
+            diff_text(&Wdl::new(0, 0, 3)),
+            "no finite estimate (all lost)"
+        );
+        assert!(diff_text(&Wdl::new(1, 0, 1)).starts_with("+0"));
+        assert!(diff_text(&Wdl::new(30, 10, 10)).contains("+/-"));
     }
 
     #[test]
