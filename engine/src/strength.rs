@@ -106,6 +106,79 @@ mod tests {
         assert!(T.is_monotone());
     }
 
+    /// The weak side's points from `games` games between level 0 and full strength at a fixed
+    /// node budget, from `plies` random opening moves (seeded by the game number), adjudicated
+    /// a draw after `max_plies`.
+    fn weak_points<P, E>(eval: E, games: u64, strong_nodes: u64, max_plies: usize) -> f64
+    where
+        P: crate::game::Notation,
+        E: crate::game::Evaluator<P> + Clone,
+    {
+        use crate::game::{Side, Verdict};
+        use crate::limits::Limits;
+        use crate::search::{Engine, Options, Skill};
+        use rand::SeedableRng;
+        let mut points = 0.0;
+        for g in 0..games {
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(g);
+            let start =
+                crate::selfplay::random_opening(&P::start(), 2, &mut rng).unwrap_or_else(P::start);
+            let make = |skill| {
+                Engine::with_options(
+                    start.clone(),
+                    eval.clone(),
+                    Options {
+                        skill,
+                        seed: Some(g),
+                        hash_mb: 1,
+                        ..Options::default()
+                    },
+                )
+            };
+            let mut weak = make(Skill::from_level(0.0));
+            let mut strong = make(None);
+            let weak_side = if g % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let mut pos = start.clone();
+            let mut result = 0.5;
+            for _ in 0..max_plies {
+                if let Some(o) = pos.outcome() {
+                    let mover_weak = pos.side_to_move() == weak_side;
+                    result = match o.verdict {
+                        Verdict::Draw => 0.5,
+                        Verdict::Win if mover_weak => 1.0,
+                        Verdict::Loss if !mover_weak => 1.0,
+                        _ => 0.0,
+                    };
+                    break;
+                }
+                let found = if pos.side_to_move() == weak_side {
+                    crate::selfplay::search(&mut weak, &pos, Limits::nodes(1_000_000))
+                } else {
+                    crate::selfplay::search(&mut strong, &pos, Limits::nodes(strong_nodes))
+                };
+                let m = found.best.expect("a game going on has a move");
+                let _ = pos.make(m);
+            }
+            points += result;
+        }
+        points
+    }
+
+    #[test]
+    fn the_weakest_setting_loses_to_full_strength_at_fixed_nodes() {
+        use crate::games::{chess, draughts, xiangqi};
+        let c = weak_points::<chess::Board, _>(chess::eval::ChessEval::default(), 4, 3000, 300);
+        assert!(c <= 1.0, "chess: level 0 scored {c} of 4");
+        let x = weak_points::<xiangqi::Board, _>(xiangqi::XiangqiEval::default(), 4, 3000, 300);
+        assert!(x <= 1.0, "xiangqi: level 0 scored {x} of 4");
+        let d = weak_points::<draughts::Board, _>(draughts::Eval::default(), 4, 3000, 300);
+        assert!(d <= 1.5, "draughts: level 0 scored {d} of 4");
+    }
+
     #[test]
     fn every_game_table_is_monotone_and_ends_in_range() {
         use crate::games::{chess, draughts, go, xiangqi};
