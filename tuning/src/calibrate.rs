@@ -11,7 +11,8 @@
 //! over all the match scores (the logistic Elo model, one rating per player, the stated ones
 //! held fixed), so a reference is placed on the scale through the rungs it shares with the
 //! stated one. A rung's 95% interval comes from the Fisher information of its own matches.
-//! The fitted (Elo, level) pairs, made increasing in both columns by pooling adjacent
+//! A rung that won or lost every game has only a bound, not a rating, and stays out of the
+//! table. The fitted (Elo, level) pairs, made increasing in both columns by pooling adjacent
 //! violators, are the new table, printed as the game's source keeps it, and a README-ready
 //! markdown table lists every match: games, score, Elo difference with its 95% interval, and
 //! the command.
@@ -545,7 +546,26 @@ fn render(plan: &Plan, played: &[Played]) -> String {
             .filter(|p| p.rung == r)
             .map(|p| p.wdl.games())
             .sum();
+        let pts: f64 = played
+            .iter()
+            .filter(|p| p.rung == r)
+            .map(|p| p.wdl.points())
+            .sum();
+        // A rung that won or lost everything is only bounded: its fitted rating is the
+        // regularisation's, so it stays out of the table.
+        let one_sided = pts <= 0.0 || pts >= n as f64;
         match ratings[r] {
+            Some(e) if one_sided => {
+                let (bound, how) = if pts <= 0.0 {
+                    ("below", "lost")
+                } else {
+                    ("above", "won")
+                };
+                let _ = writeln!(
+                    out,
+                    "  level {level:>5}: {bound} {e:.0} (every game {how}; left out of the table)"
+                );
+            }
             Some(e) => {
                 let err = if info > 0.0 {
                     1.96 / info.sqrt()

@@ -6,13 +6,17 @@
 //! (`--level 10`, 9x9), taken as 7 kyu (1400): the rank GNU Go 3.8's bots were commonly
 //! quoted at on KGS, an assumption rather than a measurement, and a 19x19 figure applied to
 //! 9x9 games. Our side plays at fixed playouts and GNU Go at a fixed level, so the table does
-//! not depend on the machine. `tetrarch-tune calibrate -game go` replays the ladder.
+//! not depend on the machine. Measured on 9x9, komi 7, 6 games (3 colour-swapped pairs) each
+//! (see README, "Strength settings"): level 6 scored 1-5 and level 10 scored 5-1 against GNU
+//! Go level 10, fitted to 1174 and 1626 (+/-340: a first, coarse table); level 2 lost all six,
+//! so it is only known to lie below, and is not in the table. `tetrarch-tune calibrate -game
+//! go` replays the ladder and prints a new table.
 
 use crate::strength::EloTable;
 
 pub const ELO: EloTable = EloTable {
-    anchors: &[(600, 0.0), (1400, 10.0), (1900, 16.0)],
-    scale: "GNU Go 3.8 level 10 on 9x9 = 7 kyu = 1400 (provisional)",
+    anchors: &[(1174, 6.0), (1626, 10.0)],
+    scale: "GNU Go 3.8 level 10 on 9x9 = 7 kyu = 1400",
 };
 
 /// The Elo of 1 dan; each rank is 100 more (dan) or less (kyu).
