@@ -17,6 +17,7 @@ pub mod report;
 pub mod score;
 pub mod search;
 pub mod selfplay;
+pub mod strength;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod threads;

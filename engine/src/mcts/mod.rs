@@ -29,6 +29,7 @@
 //! The tree survives between searches: [`Mcts::advance`] keeps the subtree of a move played.
 
 mod pool;
+pub mod skill;
 #[cfg(test)]
 mod tests;
 pub mod tree;

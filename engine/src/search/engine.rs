@@ -362,8 +362,7 @@ impl<P: Position, E: Evaluator<P>> Engine<P, E> {
 
         let mut limits = limits;
         let skill = self.options.skill;
-        if let Some(s) = skill {
-            let cap = s.nodes();
+        if let Some(cap) = skill.and_then(|s| s.nodes()) {
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
         }
 

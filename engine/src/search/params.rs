@@ -112,6 +112,31 @@ impl Default for Params {
     }
 }
 
+impl Params {
+    /// These parameters with less selective pruning, for UCCI's `pruning` (0 = as they are,
+    /// 3 = none): each step switches off a further family of forward pruning, the most
+    /// speculative first. Step 1 drops ProbCut, razoring and history pruning; step 2 also
+    /// reverse futility, futility and late-move pruning; step 3 also the null move. The search
+    /// then sees more of each tree for the same nodes, and fewer plies in the same time.
+    pub fn with_less_pruning(self, steps: u8) -> Params {
+        let mut p = self;
+        if steps >= 1 {
+            p.probcut_depth = 1000;
+            p.razor_base = 100_000;
+            p.hist_prune_margin = 1_000_000;
+        }
+        if steps >= 2 {
+            p.rfp_depth = 0;
+            p.fp_depth = 0;
+            p.lmp_base = 10_000;
+        }
+        if steps >= 3 {
+            p.nmp_min_depth = 1000;
+        }
+        p
+    }
+}
+
 /// A tunable field: its name, range, and accessor.
 pub struct Tunable {
     pub name: &'static str,

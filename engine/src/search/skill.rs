@@ -7,8 +7,9 @@
 //! "temperature" that shrinks as the level rises, so a weak level often plays the second or
 //! third choice when it is only a little worse and occasionally blunders, while a strong one
 //! almost always plays the best. Levels run 0 to 20 with fractional steps (20 = full
-//! strength, no limiter); an Elo target maps to a level through a curve fitted against a
-//! reference ladder (see the UCI front end for the fit).
+//! strength, no limiter); an Elo target maps to a level through the game's table
+//! (`games::<g>::strength::ELO`, see `crate::strength`). The two parts can also be set apart:
+//! UCCI's `randomness` is the choice alone, at a temperature of its own, with no node budget.
 
 use rand::Rng;
 
@@ -17,16 +18,41 @@ use crate::score::{is_decisive, Score};
 /// A strength setting below full strength.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Skill {
-    /// 0.0 (weakest) to below 20.0.
-    pub level: f64,
+    /// The node budget of a move, if any.
+    nodes: Option<u64>,
+    /// The temperature of the choice among root lines, in evaluation units.
+    temperature: f64,
 }
 
 impl Skill {
     /// A level, or `None` for full strength (20 and above).
     pub fn from_level(level: f64) -> Option<Skill> {
-        (level < 20.0).then_some(Skill {
-            level: level.max(0.0),
+        (level < crate::strength::FULL).then(|| {
+            let level = level.max(0.0);
+            Skill {
+                // 200 nodes at level 0, about 1.5 million at level 19.
+                nodes: Some((200.0 * 1.6f64.powf(level)) as u64),
+                // 120 at level 0 down to about 6 at level 19.
+                temperature: 120.0 * 0.855f64.powf(level),
+            }
         })
+    }
+
+    /// The choice among root lines alone, at a temperature (evaluation units), with no node
+    /// budget; `None` for a temperature of zero (always the best line).
+    pub fn choice_only(temperature: f64) -> Option<Skill> {
+        (temperature > 0.0).then_some(Skill {
+            nodes: None,
+            temperature,
+        })
+    }
+
+    /// This setting with the choice made at least `temperature` warm.
+    pub fn warmer(self, temperature: f64) -> Skill {
+        Skill {
+            temperature: self.temperature.max(temperature),
+            ..self
+        }
     }
 
     /// How many root lines the choice is made from.
@@ -34,16 +60,14 @@ impl Skill {
         4
     }
 
-    /// The node budget of one move.
-    pub fn nodes(&self) -> u64 {
-        // 200 nodes at level 0, about 1.5 million at level 19.
-        (200.0 * 1.6f64.powf(self.level)) as u64
+    /// The node budget of one move, if it has one.
+    pub fn nodes(&self) -> Option<u64> {
+        self.nodes
     }
 
     /// The temperature of the choice, in evaluation units.
-    fn temperature(&self) -> f64 {
-        // 120 at level 0 down to about 6 at level 19.
-        120.0 * 0.855f64.powf(self.level)
+    pub fn temperature(&self) -> f64 {
+        self.temperature
     }
 
     /// Chooses among root lines ordered best first; returns the index.
@@ -51,7 +75,7 @@ impl Skill {
         if scores.len() <= 1 || is_decisive(scores[0]) {
             return 0;
         }
-        let t = self.temperature();
+        let t = self.temperature.max(1e-9);
         let top = scores[0] as f64;
         let weights: Vec<f64> = scores
             .iter()
@@ -100,5 +124,10 @@ mod tests {
         assert!(c[1] > 300 && c[2] > 100 && c[0] < 1200, "{c:?}");
         assert!(Skill::from_level(20.0).is_none());
         assert!(weak.nodes() < strong.nodes());
+        let random = Skill::choice_only(60.0).unwrap();
+        assert_eq!(random.nodes(), None);
+        assert!(Skill::choice_only(0.0).is_none());
+        assert_eq!(strong.warmer(60.0).temperature(), 60.0);
+        assert_eq!(strong.warmer(60.0).nodes(), strong.nodes());
     }
 }

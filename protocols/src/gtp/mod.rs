@@ -30,6 +30,7 @@ use tetrarch::games::go::{
     AnalysisRequest, Decision, Ended, GoBot, GoEngine, Illegal, MoveRequest, OnProgress, Record,
     SearchFailed, Settings, Status, TimeControl, MAX_SIZE, MIN_SIZE,
 };
+use tetrarch::mcts::skill::PlayoutSkill;
 
 use crate::io::{Input, Output};
 use format::Dialect;
@@ -58,6 +59,13 @@ pub struct GtpArgs {
     /// Seed of the playouts.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Play at a rank (`15k`, `1d`, ...; see README for the calibrated range), at fixed
+    /// playouts so that it holds on any machine.
+    #[arg(long, value_parser = parse_rank_arg)]
+    pub rank: Option<String>,
+    /// Play at a strength level, 0 (weakest) to 20 (full; what `--rank` maps to).
+    #[arg(long)]
+    pub level: Option<f64>,
     /// No search summary on stderr after each move.
     #[arg(long)]
     pub quiet: bool,
@@ -83,7 +91,24 @@ impl GtpArgs {
         if let Some(seed) = self.seed {
             s.seed = seed;
         }
+        if let Some(level) = self.level {
+            s.skill = PlayoutSkill::from_level(level.clamp(0.0, 20.0));
+        }
+        if let Some(rank) = &self.rank {
+            s.skill = options::rank_skill(rank).flatten();
+        }
         s
+    }
+}
+
+/// `--rank`: checked when the command line is read.
+fn parse_rank_arg(text: &str) -> Result<String, String> {
+    match options::rank_skill(text) {
+        Some(_) => Ok(text.to_string()),
+        None => Err(format!(
+            "not a rank this engine offers ({})",
+            options::rank_range()
+        )),
     }
 }
 

@@ -8,7 +8,8 @@
 //! (GTP has no option listing), so the kinds' defaults are `Settings::default()`'s, for the
 //! reader.
 
-use tetrarch::games::go::GoEngine;
+use tetrarch::games::go::{strength, GoEngine};
+use tetrarch::mcts::skill::PlayoutSkill;
 
 use crate::options::{Dialect, Effect, Kind, Opt};
 
@@ -50,6 +51,16 @@ pub fn table() -> Vec<Opt<GoEngine>> {
             e.settings.seed = x.text().parse().map_err(|_| bad(name))?;
             Ok(Engine)
         }),
+        // Strength: a rank (`15k`, `1d`; `full` for no limit) through Go's Elo table, or the
+        // level it maps to (0..20, 20 full), which calibration sets directly.
+        Opt::new("rank", Kind::text("full"), |e, name, x| {
+            e.settings.skill = rank_skill(x.text()).ok_or_else(|| bad(name))?;
+            Ok(Engine)
+        }),
+        Opt::new("level", Kind::real(20.0, 0.0, 20.0), |e, _, x| {
+            e.settings.skill = PlayoutSkill::from_level(x.real());
+            Ok(Engine)
+        }),
         Opt::new("overhead", Kind::spin(50, 0, 60_000), |e, _, x| {
             e.settings.overhead_ms = x.int() as u64;
             Ok(Engine)
@@ -76,6 +87,29 @@ pub fn table() -> Vec<Opt<GoEngine>> {
             Ok(Stored)
         }),
     ]
+}
+
+/// The strength of a rank text: `Some(None)` for full strength (`full`), `None` when the text
+/// is no rank, or lies outside what the calibration measured.
+pub fn rank_skill(text: &str) -> Option<Option<PlayoutSkill>> {
+    if text.eq_ignore_ascii_case("full") {
+        return Some(None);
+    }
+    let elo = strength::parse_rank(text)?;
+    let t = strength::ELO;
+    (t.min_elo()..=t.max_elo())
+        .contains(&elo)
+        .then(|| PlayoutSkill::from_level(t.level(elo)))
+}
+
+/// The ranks `--rank` and `tetrarch-set rank` accept, for messages.
+pub fn rank_range() -> String {
+    let t = strength::ELO;
+    format!(
+        "{}..{} or full",
+        strength::rank_text(t.min_elo()),
+        strength::rank_text(t.max_elo())
+    )
 }
 
 /// A search parameter: any finite non-negative `f32`.
@@ -139,5 +173,25 @@ mod tests {
         assert!(e.search_config().prior_in_amaf);
         assert!(put(&mut e, "explore", "inf").is_err());
         assert!(set(&t, &mut e, "nope", Some("1"), &DIALECT).is_none());
+        // Strength: a rank in the calibrated range weakens, `full` restores.
+        let (lo, hi) = (strength::ELO.min_elo(), strength::ELO.max_elo());
+        put(&mut e, "rank", &strength::rank_text(lo)).unwrap();
+        let weak = e.settings.skill.expect("a weak rank limits");
+        put(&mut e, "rank", &strength::rank_text(hi)).unwrap();
+        let strong = e.settings.skill.expect("the top rank still limits");
+        assert!(weak.playouts() < strong.playouts());
+        assert!(put(&mut e, "rank", "99k").is_err());
+        assert!(
+            put(&mut e, "rank", "30k").is_err(),
+            "below the calibrated range"
+        );
+        assert_eq!(e.settings.skill, Some(strong), "kept on error");
+        put(&mut e, "rank", "FULL").unwrap();
+        assert_eq!(e.settings.skill, None);
+        put(&mut e, "level", "3.5").unwrap();
+        assert_eq!(e.settings.skill.map(|s| s.level), Some(3.5));
+        put(&mut e, "level", "20").unwrap();
+        assert_eq!(e.settings.skill, None);
+        assert!(put(&mut e, "level", "21").is_err());
     }
 }

@@ -210,6 +210,9 @@ struct Session {
     /// (empty for none).
     bitbases: Option<Arc<tetrarch::games::draughts::bitbase::Bitbases>>,
     bitbases_dir: String,
+    /// `elo` (0: off) and `skill` (20: off).
+    elo: i64,
+    skill_level: i64,
 }
 
 /// Runs a Hub session until `quit` or end of input. `first` is a line already read.
@@ -228,6 +231,8 @@ pub fn run(input: Input, out: Output, first: Option<String>) {
         eval_file: String::new(),
         bitbases: None,
         bitbases_dir: String::new(),
+        elo: 0,
+        skill_level: 20,
     };
     let (tables, dir) = bitbases::load_default();
     if tables.is_some() {
@@ -566,6 +571,23 @@ impl Session {
     }
 }
 
+/// The highest `elo`: the top of draughts' calibrated table.
+fn elo_max() -> i64 {
+    i64::from(tetrarch::games::draughts::strength::ELO.max_elo())
+}
+
+/// The limiter of an `elo` (0: none; other values clamped into the table) or, without one, a
+/// `skill` level.
+pub fn strength_of(elo: i64, skill_level: i64) -> Option<tetrarch::search::Skill> {
+    let t = tetrarch::games::draughts::strength::ELO;
+    let level = if elo > 0 {
+        t.level(elo.min(i64::from(i32::MAX)) as i32)
+    } else {
+        skill_level as f64
+    };
+    tetrarch::search::Skill::from_level(level)
+}
+
 /// Scan's parameters that mean nothing here: accepted and ignored, not declared.
 const SCAN_ONLY: &[&str] = &["book", "book-ply", "book-margin", "bb-size", "tt-size"];
 
@@ -592,6 +614,20 @@ fn params(s: &Session) -> Vec<Opt<Session>> {
         Opt::new("ponder", Kind::Check(s.ponder), |s, _, x| {
             s.ponder = x.bool();
             Ok(Effect::Stored)
+        }),
+        // Strength: `elo` through draughts' Elo table (0 = full strength), or `skill`, the level
+        // it maps to (0..20, 20 = full), which calibration sets directly.
+        Opt::new("elo", Kind::spin(s.elo, 0, elo_max()), |s, _, x| {
+            s.elo = x.int();
+            s.skill_level = 20;
+            s.engine.set_skill(strength_of(s.elo, s.skill_level));
+            Ok(Effect::Engine)
+        }),
+        Opt::new("skill", Kind::spin(s.skill_level, 0, 20), |s, _, x| {
+            s.skill_level = x.int();
+            s.elo = 0;
+            s.engine.set_skill(strength_of(s.elo, s.skill_level));
+            Ok(Effect::Engine)
         }),
         Opt::new(
             "move-overhead",

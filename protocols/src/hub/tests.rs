@@ -340,6 +340,8 @@ fn level_adds_the_increment_before_the_move() {
         eval_file: String::new(),
         bitbases: None,
         bitbases_dir: String::new(),
+        elo: 0,
+        skill_level: 20,
     };
     s.set_level(&wire::parse("level moves=40 time=59.5 inc=0.5").unwrap());
     let c = s.level.clock.expect("a clock");
@@ -403,6 +405,8 @@ fn level_keeps_its_valid_fields() {
         eval_file: String::new(),
         bitbases: None,
         bitbases_dir: String::new(),
+        elo: 0,
+        skill_level: 20,
     };
     s.set_level(&wire::parse("level time=1 inc=nan").unwrap());
     let c = s.level.clock.expect("time= kept");

@@ -88,13 +88,18 @@ impl Ucci {
         self.engine.get_or_insert_with(|| {
             let mut start = Board::start();
             start.set_move_limit(2 * o.draw_moves);
+            let eval = o
+                .weights()
+                .map_or_else(XiangqiEval::default, |w| XiangqiEval::new(Arc::new(w)));
             Engine::with_options(
                 start,
-                XiangqiEval::default(),
+                eval,
                 Options {
                     threads: o.threads,
                     hash_mb: o.hash_mb,
                     move_overhead_ms: o.move_overhead_ms,
+                    skill: o.skill(),
+                    params: o.params(),
                     moves_left_hint:
                         <tetrarch::games::Xiangqi as tetrarch::games::Game>::MOVES_LEFT,
                     ..Options::default()
@@ -201,6 +206,7 @@ impl Ucci {
             }
             Err(e) => return self.error(&e),
         };
+        let knowledge_before = self.options.knowledge;
         self.options = next;
         let o = self.options.clone();
         match effect {
@@ -208,6 +214,14 @@ impl Ucci {
                 if let Some(e) = self.engine.as_mut() {
                     e.set_threads(o.threads);
                     e.set_move_overhead(o.move_overhead_ms);
+                    e.set_skill(o.skill());
+                    e.set_params(o.params());
+                    if o.knowledge != knowledge_before {
+                        let eval = o
+                            .weights()
+                            .map_or_else(XiangqiEval::default, |w| XiangqiEval::new(Arc::new(w)));
+                        e.set_evaluator(eval);
+                    }
                     if let Err(err) = e.set_hash(o.hash_mb) {
                         // The engine kept its old table: say so and keep the option truthful.
                         self.options.hash_mb = e.options().hash_mb;

@@ -9,10 +9,34 @@
 //! stays. Options for things this engine does not have (opening book, endgame tables, the
 //! advisor-promotion variant) are declared off, accept being turned off, and answer an error
 //! when turned on.
+//!
+//! Strength, with the meanings UCCI gives its knobs: `knowledge` is how much the evaluation
+//! knows (`none` material only, `small` with piece-square tables, `medium` with mobility too,
+//! `large` everything), `pruning` how selective the search is (`large` as tuned, each step down
+//! switches off a family of forward pruning; see `Params::with_less_pruning`), `randomness`
+//! how far the move may stray from the best (a choice among the best root lines at a
+//! temperature, `none` always the best). `elo` targets a rating through xiangqi's Elo table
+//! (`games::xiangqi::strength`): 0 is full strength, other values are clamped into the
+//! calibrated range.
+
+use tetrarch::games::xiangqi::{self, weights::Weights};
+use tetrarch::search::params::Params;
+use tetrarch::search::Skill;
 
 use crate::options::{Dialect, Effect, Kind, Opt, Problem};
 
 const LEVELS: &[&str] = &["none", "small", "medium", "large"];
+/// ElephantEye's `randomness` has two more steps.
+const RANDOMNESS: &[&str] = &["none", "tiny", "small", "medium", "large", "huge"];
+
+/// The temperature (evaluation units) of each `randomness` step.
+const TEMPERATURES: [f64; 6] = [0.0, 5.0, 10.0, 20.0, 40.0, 80.0];
+
+fn index_of(vars: &[&str], v: &str) -> u8 {
+    vars.iter()
+        .position(|x| x.eq_ignore_ascii_case(v))
+        .unwrap_or(0) as u8
+}
 
 /// A check for something this engine does not have: off is accepted, on is an error.
 fn absent(name: &'static str) -> Opt<Values> {
@@ -79,9 +103,22 @@ pub fn table() -> Vec<Opt<Values>> {
         }),
         absent("promotion"),
         knob("idle", "none"),
-        knob("pruning", "large"),
-        knob("knowledge", "large"),
-        knob("randomness", "none"),
+        Opt::new("pruning", Kind::combo("large", LEVELS), |v, _, x| {
+            v.pruning = index_of(LEVELS, x.text());
+            Ok(Engine)
+        }),
+        Opt::new("knowledge", Kind::combo("large", LEVELS), |v, _, x| {
+            v.knowledge = index_of(LEVELS, x.text());
+            Ok(Engine)
+        }),
+        Opt::new("randomness", Kind::combo("none", RANDOMNESS), |v, _, x| {
+            v.randomness = index_of(RANDOMNESS, x.text());
+            Ok(Engine)
+        }),
+        Opt::new("elo", Kind::spin(0, 0, elo_max()), |v, _, x| {
+            v.elo = x.int();
+            Ok(Engine)
+        }),
         Opt::new("newgame", Kind::Button, |_, _, _| Ok(NewGame)),
     ]
 }
@@ -149,6 +186,17 @@ pub struct Values {
     /// allocation keeps that much in reserve for every move. Named as Fairy-Stockfish names its
     /// `Move Overhead` in UCCI mode, so a GUI's setting for one engine fits the other.
     pub move_overhead_ms: u64,
+    /// `pruning`, `knowledge`: 0 (`none`) to 3 (`large`); `randomness`: 0 (`none`) to 5.
+    pub pruning: u8,
+    pub knowledge: u8,
+    pub randomness: u8,
+    /// The target rating; 0 for full strength.
+    pub elo: i64,
+}
+
+/// The highest `elo`: the top of xiangqi's calibrated table.
+fn elo_max() -> i64 {
+    i64::from(xiangqi::strength::ELO.max_elo())
 }
 
 impl Default for Values {
@@ -162,11 +210,52 @@ impl Default for Values {
             threads: 1,
             draw_moves: 60,
             move_overhead_ms: 10,
+            pruning: 3,
+            knowledge: 3,
+            randomness: 0,
+            elo: 0,
         }
     }
 }
 
 impl Values {
+    /// The strength limiter of `elo` and `randomness`, or `None` at full strength.
+    pub fn skill(&self) -> Option<Skill> {
+        let t = xiangqi::strength::ELO;
+        let by_elo = (self.elo > 0)
+            .then(|| Skill::from_level(t.level(self.elo.min(i64::from(i32::MAX)) as i32)))
+            .flatten();
+        let temperature = TEMPERATURES[usize::from(self.randomness.min(5))];
+        match by_elo {
+            Some(s) => Some(s.warmer(temperature)),
+            None => Skill::choice_only(temperature),
+        }
+    }
+
+    /// The search parameters of `pruning`.
+    pub fn params(&self) -> Params {
+        Params::DEFAULT.with_less_pruning(3 - self.pruning.min(3))
+    }
+
+    /// The evaluation weights of `knowledge`, or `None` for all of them (the default).
+    pub fn weights(&self) -> Option<Weights> {
+        if self.knowledge >= 3 {
+            return None;
+        }
+        let mut w = Weights::default();
+        let keep = |name: &str| match self.knowledge {
+            0 => name == "material",
+            1 => name == "material" || name == "pst",
+            _ => name == "material" || name == "pst" || name.contains("mobility"),
+        };
+        w.visit_mut(|name, _, s| {
+            if !keep(name) {
+                *s = tetrarch::linear::S(0, 0);
+            }
+        });
+        Some(w)
+    }
+
     /// Applies `setoption <name> [<value>]`; `args` is everything after `setoption`. A name the
     /// table does not know is `Ok(None)`: UCCI asks for it to be ignored.
     pub fn set(&mut self, args: &str) -> Result<Option<Effect>, String> {
@@ -236,5 +325,33 @@ mod tests {
         assert!(v.set("move_overhead -1").is_err());
         assert_eq!(v.move_overhead_ms, 100);
         assert!(v.set("").is_err());
+    }
+
+    #[test]
+    fn strength_knobs_take_effect() {
+        let mut v = Values::default();
+        assert_eq!(v.skill(), None);
+        assert_eq!(v.params(), Params::DEFAULT);
+        assert!(v.weights().is_none());
+        v.set("randomness huge").unwrap();
+        let s = v.skill().expect("randomness limits");
+        assert_eq!(s.nodes(), None, "randomness alone costs no depth");
+        v.set("elo 1").unwrap();
+        let low = v.skill().unwrap();
+        assert!(low.nodes().is_some() && low.temperature() >= 80.0);
+        assert!(v.set(&format!("elo {}", elo_max() + 1)).is_err());
+        v.set("randomness none").unwrap();
+        v.set(&format!("elo {}", elo_max())).unwrap();
+        assert!(v.skill().unwrap().nodes() > low.nodes());
+        v.set("pruning none").unwrap();
+        assert_eq!(v.params().nmp_min_depth, 1000);
+        assert!(v.set("pruning huge").is_err());
+        v.set("knowledge none").unwrap();
+        let w = v.weights().unwrap();
+        let full = Weights::default();
+        assert_eq!(w.material, full.material);
+        assert_eq!(w.hollow_cannon, tetrarch::linear::S(0, 0));
+        v.set("knowledge medium").unwrap();
+        assert_eq!(v.weights().unwrap().pst, full.pst);
     }
 }

@@ -12,14 +12,24 @@
 use std::sync::Arc;
 
 use tetrarch::games::chess::nnue::load_network;
+use tetrarch::games::{chess, xiangqi};
 use tetrarch::nnue::Network;
 use tetrarch::search::params::{Params, TUNABLE};
+use tetrarch::strength::EloTable;
 
 use crate::options::{Dialect, Effect, Kind, Opt, Problem};
 
-/// The lowest and highest `UCI_Elo` the strength limiter offers.
-pub const ELO_MIN: i64 = 1320;
-pub const ELO_MAX: i64 = 2300;
+/// The lowest and highest `UCI_Elo` the strength limiter offers: what the calibration of
+/// either game supports (their tables in `games::<g>::strength`). One range is declared for
+/// both variants (options are listed before `UCI_Variant` is set); a value outside the
+/// variant's own table plays at its nearest end.
+pub fn elo_range() -> (i64, i64) {
+    let (c, x) = (chess::strength::ELO, xiangqi::strength::ELO);
+    (
+        i64::from(c.min_elo().min(x.min_elo())),
+        i64::from(c.max_elo().max(x.max_elo())),
+    )
+}
 
 /// The games `UCI_Variant` offers, by their Fairy-Stockfish names; the first is the default.
 pub const VARIANTS: &[&str] = &["chess", "xiangqi"];
@@ -60,7 +70,7 @@ pub fn table() -> Vec<Opt<Values>> {
         }),
         Opt::new(
             "UCI_Elo",
-            Kind::spin(ELO_MIN, ELO_MIN, ELO_MAX),
+            Kind::spin(elo_range().0, elo_range().0, elo_range().1),
             |v, _, x| {
                 v.elo = x.int();
                 Ok(Engine)
@@ -257,7 +267,7 @@ impl Default for Values {
             move_overhead_ms: 10,
             skill_level: 20,
             limit_strength: false,
-            elo: ELO_MIN,
+            elo: elo_range().0,
             show_wdl: false,
             chess960: false,
             variant: VARIANTS[0],
@@ -307,7 +317,7 @@ impl Values {
     /// `UCI_LimitStrength` with `UCI_Elo` takes precedence over `Skill Level`.
     pub fn skill_level(&self) -> Option<f64> {
         if self.limit_strength {
-            Some(elo_to_level(self.elo))
+            Some(self.elo_table().level(self.elo as i32))
         } else if self.skill_level < 20 {
             Some(self.skill_level as f64)
         } else {
@@ -316,26 +326,14 @@ impl Values {
     }
 }
 
-/// Maps a target Elo to a strength level, linearly between anchors measured against
-/// Stockfish 15.1's `UCI_Elo` ladder at 5+0.05 (40-game matches, so about +/-110 each): level
-/// 2.25 scored -168 against Stockfish at 1500 (about 1330), level 8.5 scored -127 against
-/// Stockfish at 2000 (about 1870), and full strength scored +52 against 2200 and +21 against
-/// 2400 over 100 games each (taken as 2300). Levels at or above 20 are full strength, so
-/// `ELO_MAX` is the full engine's own rating on that ladder.
-pub fn elo_to_level(elo: i64) -> f64 {
-    // (Elo, level) anchors, increasing.
-    const ANCHORS: [(f64, f64); 3] = [(1320.0, 2.1), (1870.0, 8.5), (2300.0, 19.9)];
-    let e = elo as f64;
-    if e <= ANCHORS[0].0 {
-        return ANCHORS[0].1;
-    }
-    for w in ANCHORS.windows(2) {
-        let ((e0, l0), (e1, l1)) = (w[0], w[1]);
-        if e <= e1 {
-            return l0 + (l1 - l0) * (e - e0) / (e1 - e0);
+impl Values {
+    /// The Elo table of the session's game.
+    pub fn elo_table(&self) -> EloTable {
+        match self.variant {
+            "xiangqi" => xiangqi::strength::ELO,
+            _ => chess::strength::ELO,
         }
     }
-    ANCHORS[ANCHORS.len() - 1].1
 }
 
 #[cfg(test)]
@@ -408,12 +406,33 @@ mod tests {
     #[test]
     fn elo_levels_increase() {
         let mut last = -1.0;
-        for elo in (ELO_MIN..=ELO_MAX).step_by(50) {
-            let l = elo_to_level(elo);
-            assert!(l > last || (l == last && l == 0.0), "{elo}: {l}");
-            assert!(l < 20.0);
-            last = l;
+        let (min, max) = elo_range();
+        assert!(min <= 1320 && max >= 2300, "{min}..{max}");
+        for variant in VARIANTS {
+            let v = Values {
+                variant,
+                ..Values::default()
+            };
+            let t = v.elo_table();
+            for elo in (min..=max).step_by(50) {
+                let l = t.level(elo as i32);
+                let inside = (t.min_elo()..t.max_elo()).contains(&(elo as i32));
+                assert!(l > last || (!inside && l == last), "{variant} {elo}: {l}");
+                assert!(l < 20.0, "the limiter always limits");
+                last = l;
+            }
+            last = -1.0;
         }
+        let mut v = Values::default();
+        v.set("UCI_LimitStrength", Some("true")).unwrap();
+        v.set("UCI_Elo", Some(&min.to_string())).unwrap();
+        let chess = v.skill_level().unwrap();
+        v.set("UCI_Variant", Some("xiangqi")).unwrap();
+        assert_eq!(
+            v.skill_level(),
+            Some(xiangqi::strength::ELO.level(min as i32))
+        );
+        assert_eq!(chess, chess::strength::ELO.level(min as i32));
     }
 
     #[cfg(feature = "tuning")]

@@ -23,6 +23,7 @@ mod position;
 mod rules;
 pub mod san;
 mod see;
+pub mod strength;
 mod tuned;
 pub mod types;
 mod validate;

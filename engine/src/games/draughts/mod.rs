@@ -19,6 +19,7 @@ mod perft;
 mod position;
 mod rules;
 pub mod squares;
+pub mod strength;
 mod tuned;
 pub mod weights;
 mod zobrist;

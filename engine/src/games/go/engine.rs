@@ -16,8 +16,11 @@ use std::time::{Duration, Instant};
 use super::board::{Board, Illegal, Move, BLACK, EMPTY, WHITE};
 use super::record::{HandicapError, Record};
 use crate::game::{MctsState, Side};
+use crate::mcts::skill::PlayoutSkill;
 use crate::mcts::{self, Mcts, PlayoutLimits, Snapshot};
 use crate::time::{self, ByoYomi, Clock};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 
 /// The engine's settings.
 #[derive(Clone, Debug)]
@@ -39,6 +42,8 @@ pub struct Settings {
     /// Visits before a leaf is expanded; by board size when unset (2 up to 9x9, where
     /// tactics are close and the tree small; 8 above, where a node has hundreds of children).
     pub expand_visits: Option<u32>,
+    /// Play below full strength (a playout cap and a drawn move; see `mcts::skill`).
+    pub skill: Option<PlayoutSkill>,
 }
 
 impl Default for Settings {
@@ -53,6 +58,7 @@ impl Default for Settings {
             max_nodes: 1 << 21,
             seed: 0x7e7a_5c4a,
             expand_visits: None,
+            skill: None,
         }
     }
 }
@@ -198,6 +204,8 @@ pub struct GoEngine {
     /// Black) and the fraction of playouts that left it neutral.
     ownership: Option<(u64, Judgement)>,
     last_search: Option<SearchSummary>,
+    /// Draws the weakened move (seeded from the clock: sparring games should differ).
+    skill_rng: SmallRng,
 }
 
 impl Default for GoEngine {
@@ -222,6 +230,11 @@ impl GoEngine {
             clocks: [PlayerClock::default(); 2],
             ownership: None,
             last_search: None,
+            skill_rng: SmallRng::seed_from_u64(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64),
+            ),
         }
     }
 
@@ -656,11 +669,18 @@ impl GoEngine {
                 root_filter = Some(f);
             }
         }
+        let skill = self.settings.skill;
+        // A weakened player searches its playout budget (whatever the clock allows, never
+        // more), and to the end: the draw needs the whole visit distribution.
+        let playouts = match (self.settings.max_playouts, skill) {
+            (Some(p), Some(s)) => Some(p.min(s.playouts())),
+            (p, s) => p.or(s.map(|s| s.playouts())),
+        };
         let limits = PlayoutLimits {
-            playouts: self.settings.max_playouts,
+            playouts,
             visits: None,
             time: Some(budget),
-            early_stop: true,
+            early_stop: skill.is_none(),
             report_every: interval,
             root_filter,
         };
@@ -672,7 +692,23 @@ impl GoEngine {
                 })
         };
         let j = Judgement::from(&snap);
-        let decision = self.decide(&root, &snap, &j, cleanup);
+        let mut decision = self.decide(&root, &snap, &j, cleanup);
+        if let (Some(s), Decision::Play(m)) = (skill, decision) {
+            // Only a move the search itself would play is replaced (not a pass or a
+            // resignation, whose rules stay the full engine's), by another move it looked at
+            // seriously that fills none of our own eyes.
+            if snap.best() == Some(m) {
+                let own_eye = |mv: Move| mv.point().is_some_and(|p| root.is_eye(p, side));
+                let drawn = s.pick(
+                    &snap.moves,
+                    |mv| !mv.is_pass() && !own_eye(mv),
+                    &mut self.skill_rng,
+                );
+                if let Some(d) = drawn {
+                    decision = Decision::Play(d);
+                }
+            }
+        }
         self.ownership = Some((root.hash() ^ side.index() as u64, j));
         self.last_search = Some(SearchSummary {
             playouts: snap.playouts,

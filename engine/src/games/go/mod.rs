@@ -23,6 +23,7 @@ mod playout;
 pub mod positions;
 pub mod record;
 pub mod sgf;
+pub mod strength;
 mod tactics;
 
 pub use board::{Board, Illegal, Move, DEFAULT_KOMI, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};

@@ -24,6 +24,7 @@ mod piece;
 mod position;
 mod rules;
 mod see;
+pub mod strength;
 mod tuned;
 pub mod weights;
 mod zobrist;

@@ -12,6 +12,16 @@ pub use session::run;
 /// The DXP port everyone uses.
 pub use tetrarch_wire::dxp::DEFAULT_PORT;
 
+/// `--elo`: within draughts' calibrated table.
+fn parse_elo(text: &str) -> Result<i64, String> {
+    let t = tetrarch::games::draughts::strength::ELO;
+    let (lo, hi) = (i64::from(t.min_elo()), i64::from(t.max_elo()));
+    match text.parse::<i64>() {
+        Ok(e) if (lo..=hi).contains(&e) => Ok(e),
+        _ => Err(format!("an Elo in {lo}..{hi}")),
+    }
+}
+
 /// Command-line options of `tetrarch dxp`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct DxpArgs {
@@ -56,6 +66,9 @@ pub struct DxpArgs {
     /// Default: ~/.local/share/tetrarch-data/draughts-bb when it exists.
     #[arg(long, value_name = "DIR")]
     pub bitbases: Option<String>,
+    /// Play at this Elo (draughts' calibrated table; see README), by node budgets.
+    #[arg(long, value_parser = parse_elo)]
+    pub elo: Option<i64>,
 }
 
 impl DxpArgs {

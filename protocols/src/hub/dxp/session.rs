@@ -30,7 +30,7 @@ use tetrarch::time::Clock;
 use tetrarch_wire::dxp::{end_reason, sender_verdict, Conn, Message, RecvError, Trace};
 
 use super::DxpArgs;
-use crate::hub::{new_engine, DraughtsEngine};
+use crate::hub::{new_engine, strength_of, DraughtsEngine};
 
 /// One side of a DXP session.
 struct Player {
@@ -290,6 +290,7 @@ impl Player {
         if let Ok(Some(tables)) = args.tables() {
             engine.set_evaluator(Eval::default().with_bitbases(Some(tables)));
         }
+        engine.set_skill(args.elo.and_then(|e| strength_of(e, 20)));
         Player {
             conn,
             engine,

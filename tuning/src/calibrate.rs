@@ -1,0 +1,725 @@
+//! `tetrarch-tune calibrate`: measures the Elo of a ladder of strength levels against named
+//! references and prints the game's Elo table anew.
+//!
+//! Scheme: a calibration is a set of rungs (our engine at strength levels, see
+//! `tetrarch::strength`) and a set of anchors (reference engines, each at a fixed level, node
+//! count or time control). Every rung plays every anchor a match of `-games` games through
+//! the match runner (`match_runner::cli` builds the configuration from the same words
+//! `tetrarch-tune match` takes, so each match can be replayed by hand with the command
+//! printed beside it). At least one anchor carries a stated Elo (`elo=`): that defines the
+//! scale. Anchors without one, and every rung, are then rated jointly by maximum likelihood
+//! over all the match scores (the logistic Elo model, one rating per player, the stated ones
+//! held fixed), so a reference is placed on the scale through the rungs it shares with the
+//! stated one. A rung's 95% interval comes from the Fisher information of its own matches.
+//! A rung that won or lost every game has only a bound, not a rating, and stays out of the
+//! table. The fitted (Elo, level) pairs, made increasing in both columns by pooling adjacent
+//! violators, are the new table, printed as the game's source keeps it, and a README-ready
+//! markdown table lists every match: games, score, Elo difference with its 95% interval, and
+//! the command.
+//!
+//! Load independence: by default our rungs play at fixed effort (Go: a playout cap, the
+//! others: the node budget the level itself sets) and the default anchors do too (GNU Go at a
+//! level, Fairy-Stockfish and our own full engine at fixed nodes), so the result does not
+//! depend on the machine or its load. Only chess's default anchor (Stockfish's `UCI_Elo`) is
+//! timed by nature; `-tc` sets the clock for such a ladder.
+
+use std::fmt::Write as _;
+
+use crate::match_runner::{cli, runner};
+use crate::stats::{elo_to_score, elo_trinomial, EloEstimate, Wdl};
+
+pub const HELP: &str = "\
+tetrarch-tune calibrate: plays our engine at several strength levels against named
+references and refits the game's Elo table (engine/src/games/<game>/strength.rs).
+
+Usage: tetrarch-tune calibrate -game chess|xiangqi|go|draughts [OPTIONS]
+
+  -engine PATH          our engine (default: tetrarch next to this program, else on PATH)
+  -levels L1,L2,...     strength levels of the rungs, 0..19 (default per game)
+  -anchor name=N [elo=E] cmd=PATH [arg=A]... [proto=P] [option.X=V]... [nodes=N] [tc=TC]
+                        a reference (repeat for several; default per game, below). elo=
+                        states its rating and so defines the scale; at least one must
+  -games N              games per rung and anchor (default 20)
+  -tc TC                time control of every game (default: none for Go, where both sides
+                        play at fixed effort; the others' rungs search their level's nodes)
+  -size N               Go board size (default 9)
+  -concurrency N        games in parallel (default 1; fixed-effort matches are load-free)
+  -openings ARGS...     passed to the match runner's -openings
+  -dry                  print the match commands only
+
+Defaults:
+  go        rungs 0,4,8,12 vs GNU Go 3.8 --level 10 (elo=1400, taken as 7 kyu), --level 5 and
+            --level 1 (rated through the ladder), 9x9, komi 7
+  xiangqi   rungs 2,5,8,11 vs Fairy-Stockfish (UCI_Variant xiangqi) at 2000 nodes (elo=1500)
+  draughts  rungs 2,5,8,11 vs Tetrarch full strength at 20000 nodes (elo=2000)
+  chess     rungs 2,6,10,14,19 vs Stockfish UCI_Elo 1350, 1700, 2000, 2400, 2850 (timed:
+            give -tc, e.g. -tc 10+0.1, and run it on an idle machine)
+";
+
+/// One player of the calibration: a rung or an anchor.
+#[derive(Clone, Debug)]
+struct Anchor {
+    name: String,
+    elo: Option<f64>,
+    /// The `-engine` words for the match runner.
+    words: Vec<String>,
+}
+
+/// One match's result: rung index, anchor index, the rung's results.
+#[derive(Clone, Debug)]
+struct Played {
+    rung: usize,
+    anchor: usize,
+    wdl: Wdl,
+    command: String,
+}
+
+struct Plan {
+    game: String,
+    engine: String,
+    levels: Vec<f64>,
+    anchors: Vec<Anchor>,
+    games: usize,
+    tc: Option<String>,
+    size: u32,
+    concurrency: usize,
+    openings: Vec<String>,
+    dry: bool,
+}
+
+fn default_engine() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| {
+            let t = p.with_file_name("tetrarch");
+            t.exists().then(|| t.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "tetrarch".into())
+}
+
+fn words(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+fn default_levels(game: &str) -> Vec<f64> {
+    match game {
+        "go" => vec![0.0, 4.0, 8.0, 12.0],
+        "chess" => vec![2.0, 6.0, 10.0, 14.0, 19.0],
+        _ => vec![2.0, 5.0, 8.0, 11.0],
+    }
+}
+
+fn default_anchors(game: &str, engine: &str) -> Vec<Anchor> {
+    let gnugo = |level: u32, elo: Option<f64>| Anchor {
+        name: format!("gnugo-{level}"),
+        elo,
+        words: vec![
+            "cmd=gnugo".into(),
+            "arg=--mode".into(),
+            "arg=gtp".into(),
+            "arg=--level".into(),
+            format!("arg={level}"),
+        ],
+    };
+    match game {
+        "go" => vec![gnugo(10, Some(1400.0)), gnugo(5, None), gnugo(1, None)],
+        "xiangqi" => vec![Anchor {
+            name: "fsf-2000n".into(),
+            elo: Some(1500.0),
+            words: words(&["cmd=fairy-stockfish", "proto=uci", "nodes=2000"]),
+        }],
+        "draughts" => vec![Anchor {
+            name: "tetrarch-20000n".into(),
+            elo: Some(2000.0),
+            words: vec![
+                format!("cmd={engine}"),
+                "arg=hub".into(),
+                "proto=hub".into(),
+                "nodes=20000".into(),
+            ],
+        }],
+        _ => [1350, 1700, 2000, 2400, 2850]
+            .iter()
+            .map(|&e| Anchor {
+                name: format!("sf-{e}"),
+                elo: Some(e as f64),
+                words: vec![
+                    "cmd=stockfish".into(),
+                    "option.UCI_LimitStrength=true".into(),
+                    format!("option.UCI_Elo={e}"),
+                ],
+            })
+            .collect(),
+    }
+}
+
+/// The `-engine` words of our engine at a level.
+fn rung_words(game: &str, engine: &str, level: f64) -> Vec<String> {
+    let name = format!("name=tetrarch-L{level}");
+    match game {
+        // Fixed playouts by the level: no clock needed.
+        "go" => vec![
+            format!("cmd={engine}"),
+            name,
+            "arg=gtp".into(),
+            "arg=--quiet".into(),
+            "arg=--level".into(),
+            format!("arg={level}"),
+            "proto=gtp".into(),
+        ],
+        "draughts" => vec![
+            format!("cmd={engine}"),
+            name,
+            "arg=hub".into(),
+            "proto=hub".into(),
+            format!("option.skill={}", level.round() as i64),
+        ],
+        _ => vec![
+            format!("cmd={engine}"),
+            name,
+            "proto=uci".into(),
+            format!("option.Skill Level={}", level.round() as i64),
+        ],
+    }
+}
+
+fn parse(args: &[String]) -> Result<Plan, String> {
+    let mut game = None;
+    let mut engine = None;
+    let mut levels = None;
+    let mut anchors: Vec<Anchor> = Vec::new();
+    let mut plan = Plan {
+        game: String::new(),
+        engine: String::new(),
+        levels: Vec::new(),
+        anchors: Vec::new(),
+        games: 20,
+        tc: None,
+        size: 9,
+        concurrency: 1,
+        openings: Vec::new(),
+        dry: false,
+    };
+    let mut i = 0;
+    let value = |i: &mut usize, opt: &str| -> Result<String, String> {
+        *i += 1;
+        args.get(*i - 1)
+            .cloned()
+            .ok_or_else(|| format!("{opt} needs a value"))
+    };
+    let is_option = |w: &str| w.starts_with('-') && !w.contains('=');
+    while i < args.len() {
+        let opt = args[i].clone();
+        i += 1;
+        match opt.as_str() {
+            "-help" | "--help" | "-h" => return Err(HELP.into()),
+            "-game" => game = Some(value(&mut i, &opt)?),
+            "-engine" => engine = Some(value(&mut i, &opt)?),
+            "-levels" => {
+                let v = value(&mut i, &opt)?;
+                let parsed: Result<Vec<f64>, _> = v.split(',').map(|x| x.trim().parse()).collect();
+                let l = parsed.map_err(|_| format!("-levels: '{v}' is not a list of numbers"))?;
+                if l.is_empty() || l.iter().any(|x| !(0.0..20.0).contains(x)) {
+                    return Err("-levels: each level lies in 0..20 (20 is no limit)".into());
+                }
+                levels = Some(l);
+            }
+            "-anchor" => {
+                let mut a = Anchor {
+                    name: String::new(),
+                    elo: None,
+                    words: Vec::new(),
+                };
+                while i < args.len() && !is_option(&args[i]) {
+                    let w = &args[i];
+                    i += 1;
+                    match w.split_once('=') {
+                        Some(("name", n)) => {
+                            a.name = n.to_string();
+                            a.words.push(w.clone());
+                        }
+                        Some(("elo", e)) => {
+                            a.elo = Some(e.parse().map_err(|_| format!("-anchor: bad elo '{e}'"))?)
+                        }
+                        Some(_) => a.words.push(w.clone()),
+                        None => return Err(format!("-anchor: expected KEY=VALUE, got '{w}'")),
+                    }
+                }
+                if !a.words.iter().any(|w| w.starts_with("cmd=")) {
+                    return Err("-anchor needs cmd=PATH".into());
+                }
+                if a.name.is_empty() {
+                    a.name = format!("anchor-{}", anchors.len() + 1);
+                    a.words.push(format!("name={}", a.name));
+                }
+                anchors.push(a);
+            }
+            "-games" => {
+                plan.games = value(&mut i, &opt)?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("-games takes a positive whole number")?
+            }
+            "-tc" => plan.tc = Some(value(&mut i, &opt)?),
+            "-size" => {
+                plan.size = value(&mut i, &opt)?
+                    .parse()
+                    .map_err(|_| "-size takes a whole number")?
+            }
+            "-concurrency" => {
+                plan.concurrency = value(&mut i, &opt)?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("-concurrency takes a positive whole number")?
+            }
+            "-openings" => {
+                while i < args.len() && !is_option(&args[i]) {
+                    plan.openings.push(args[i].clone());
+                    i += 1;
+                }
+            }
+            "-dry" => plan.dry = true,
+            _ => return Err(format!("unknown option '{opt}' (see -help)")),
+        }
+    }
+    let game = game.ok_or("-game chess|xiangqi|go|draughts is required")?;
+    if !["chess", "xiangqi", "go", "draughts"].contains(&game.as_str()) {
+        return Err(format!("-game: unknown game '{game}'"));
+    }
+    plan.engine = engine.unwrap_or_else(default_engine);
+    plan.levels = levels.unwrap_or_else(|| default_levels(&game));
+    plan.anchors = if anchors.is_empty() {
+        default_anchors(&game, &plan.engine)
+    } else {
+        anchors
+    };
+    for a in &mut plan.anchors {
+        if !a.words.iter().any(|w| w.starts_with("name=")) {
+            a.words.push(format!("name={}", a.name));
+        }
+    }
+    if plan.anchors.iter().all(|a| a.elo.is_none()) {
+        return Err("at least one -anchor needs elo=E: it defines the scale".into());
+    }
+    plan.game = game;
+    Ok(plan)
+}
+
+/// The match-runner words of one rung-against-anchor match.
+fn match_words(plan: &Plan, level: f64, anchor: &Anchor) -> Vec<String> {
+    let mut w = vec!["-game".to_string(), plan.game.clone()];
+    if plan.game == "go" {
+        w.push(format!("size={}", plan.size));
+        w.push("komi=7".into());
+    }
+    w.push("-engine".into());
+    w.extend(rung_words(&plan.game, &plan.engine, level));
+    if plan.game != "go" && plan.tc.is_none() {
+        // The level's own node budget binds; this only keeps the clock out of the game.
+        w.push("nodes=1000000000".into());
+    }
+    w.push("-engine".into());
+    w.extend(anchor.words.iter().cloned());
+    w.extend(["-games", &plan.games.to_string(), "-repeat"].map(String::from));
+    w.extend(["-concurrency".into(), plan.concurrency.to_string()]);
+    w.extend([
+        "-tc".into(),
+        plan.tc.clone().unwrap_or_else(|| "inf".into()),
+    ]);
+    w.extend(["-ratinginterval".into(), "0".into()]);
+    if plan.game == "go" {
+        w.extend(["-maxmoves".into(), "200".into()]);
+    } else {
+        w.extend(["-maxmoves".into(), "300".into()]);
+    }
+    if !plan.openings.is_empty() {
+        w.push("-openings".into());
+        w.extend(plan.openings.iter().cloned());
+    }
+    w
+}
+
+/// Shell-quoted words.
+fn shell(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| {
+            if w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_=./:,+".contains(c))
+            {
+                w.clone()
+            } else {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Joint maximum-likelihood ratings. Players `0..fixed.len()`; `fixed[i]` holds a stated
+/// rating. `games` are `(a, b, points of a, games)`. Players the results do not connect to a
+/// stated one keep `None`.
+pub fn fit_ratings(fixed: &[Option<f64>], games: &[(usize, usize, f64, f64)]) -> Vec<Option<f64>> {
+    let n = fixed.len();
+    let mut r: Vec<f64> = fixed.iter().map(|f| f.unwrap_or(1500.0)).collect();
+    // Connected to a stated rating?
+    let mut known: Vec<bool> = fixed.iter().map(Option::is_some).collect();
+    loop {
+        let mut changed = false;
+        for &(a, b, _, g) in games {
+            if g > 0.0 && known[a] != known[b] {
+                known[a] = true;
+                known[b] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Scores of 0 or 1 have no finite maximum: half a point of prior towards a draw against
+    // each opponent keeps every rating finite (a common, small regularisation).
+    let k = 10f64.ln() / 400.0;
+    for _ in 0..2000 {
+        let mut delta = 0.0f64;
+        for p in 0..n {
+            if fixed[p].is_some() || !known[p] {
+                continue;
+            }
+            // Newton step on p's rating: sum of (actual - expected) over its games.
+            let (mut grad, mut hess) = (0.0, 0.0);
+            for &(a, b, pts, g) in games {
+                let (opp, mine) = if a == p {
+                    (b, pts)
+                } else if b == p {
+                    (a, g - pts)
+                } else {
+                    continue;
+                };
+                let e = elo_to_score(r[p] - r[opp]);
+                grad += (mine + 0.5) - (g + 1.0) * e;
+                hess += (g + 1.0) * e * (1.0 - e) * k;
+            }
+            if hess > 0.0 {
+                let step = (grad / hess).clamp(-200.0, 200.0);
+                r[p] += step;
+                delta = delta.max(step.abs());
+            }
+        }
+        if delta < 0.01 {
+            break;
+        }
+    }
+    (0..n).map(|p| known[p].then_some(r[p])).collect()
+}
+
+/// Makes the points increasing in Elo as the level rises (pool adjacent violators, weighted
+/// by games), so the table can be read both ways.
+pub fn monotone(points: &[(f64, f64, f64)]) -> Vec<(f64, f64)> {
+    // (level, elo, weight), sorted by level.
+    let mut blocks: Vec<(f64, f64, f64, usize)> = Vec::new(); // (sum level*w, sum elo*w, w, count)
+    for &(l, e, w) in points {
+        blocks.push((l * w, e * w, w, 1));
+        while blocks.len() > 1 {
+            let m = blocks.len();
+            let (a, b) = (blocks[m - 2], blocks[m - 1]);
+            if a.1 / a.2 < b.1 / b.2 {
+                break;
+            }
+            blocks.pop();
+            blocks[m - 2] = (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3);
+        }
+    }
+    blocks.iter().map(|b| (b.0 / b.2, b.1 / b.2)).collect()
+}
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    let plan = match parse(args) {
+        Ok(p) => p,
+        Err(msg) if msg == HELP => {
+            print!("{HELP}");
+            return Ok(());
+        }
+        Err(e) => return Err(e),
+    };
+    let mut played: Vec<Played> = Vec::new();
+    for (r, &level) in plan.levels.iter().enumerate() {
+        for (a, anchor) in plan.anchors.iter().enumerate() {
+            let w = match_words(&plan, level, anchor);
+            let command = format!("tetrarch-tune match {}", shell(&w));
+            if plan.dry {
+                println!("{command}");
+                continue;
+            }
+            eprintln!("calibrate: level {level} vs {}: {command}", anchor.name);
+            let config = cli::parse(&w)?;
+            let mut report = Vec::new();
+            let summary = runner::run_match(&config, &mut report)?;
+            if summary.aborted {
+                return Err(format!(
+                    "the match of level {level} against {} failed:\n{}",
+                    anchor.name,
+                    String::from_utf8_lossy(&report)
+                ));
+            }
+            let wdl = summary.wdl;
+            eprintln!(
+                "calibrate: level {level} vs {}: +{} ={} -{}",
+                anchor.name, wdl.wins, wdl.draws, wdl.losses
+            );
+            played.push(Played {
+                rung: r,
+                anchor: a,
+                wdl,
+                command,
+            });
+        }
+    }
+    if plan.dry {
+        return Ok(());
+    }
+    print!("{}", render(&plan, &played));
+    Ok(())
+}
+
+/// A match's Elo difference with its 95% interval, in words where it has no finite value.
+fn diff_text(wdl: &Wdl) -> String {
+    let n = wdl.games() as f64;
+    if n == 0.0 {
+        return "-".into();
+    }
+    if wdl.points() >= n {
+        return "no finite estimate (all won)".into();
+    }
+    if wdl.points() <= 0.0 {
+        return "no finite estimate (all lost)".into();
+    }
+    // (+ 0.0 turns the -0 of an even score into 0.)
+    match elo_trinomial(wdl).map(|e| EloEstimate {
+        elo: e.elo + 0.0,
+        ..e
+    }) {
+        Some(e) if e.error.is_finite() => format!("{:+.0} +/- {:.0}", e.elo, e.error),
+        Some(e) => format!("{:+.0} (interval unbounded)", e.elo),
+        None => "-".into(),
+    }
+}
+
+/// The fitted table and the match table.
+fn render(plan: &Plan, played: &[Played]) -> String {
+    let rungs = plan.levels.len();
+    let mut fixed: Vec<Option<f64>> = vec![None; rungs];
+    fixed.extend(plan.anchors.iter().map(|a| a.elo));
+    let games: Vec<(usize, usize, f64, f64)> = played
+        .iter()
+        .map(|p| {
+            (
+                p.rung,
+                rungs + p.anchor,
+                p.wdl.points(),
+                p.wdl.games() as f64,
+            )
+        })
+        .collect();
+    let ratings = fit_ratings(&fixed, &games);
+    let k = 10f64.ln() / 400.0;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\nRatings (95% interval from each player's own games):"
+    );
+    let mut points = Vec::new();
+    for (r, &level) in plan.levels.iter().enumerate() {
+        let info: f64 = played
+            .iter()
+            .filter(|p| p.rung == r)
+            .filter_map(|p| {
+                let opp = ratings[rungs + p.anchor]?;
+                let e = elo_to_score(ratings[r]? - opp);
+                Some(p.wdl.games() as f64 * e * (1.0 - e) * k * k)
+            })
+            .sum();
+        let n: u64 = played
+            .iter()
+            .filter(|p| p.rung == r)
+            .map(|p| p.wdl.games())
+            .sum();
+        let pts: f64 = played
+            .iter()
+            .filter(|p| p.rung == r)
+            .map(|p| p.wdl.points())
+            .sum();
+        // A rung that won or lost everything is only bounded: its fitted rating is the
+        // regularisation's, so it stays out of the table.
+        let one_sided = pts <= 0.0 || pts >= n as f64;
+        match ratings[r] {
+            Some(e) if one_sided => {
+                let (bound, how) = if pts <= 0.0 {
+                    ("below", "lost")
+                } else {
+                    ("above", "won")
+                };
+                let _ = writeln!(
+                    out,
+                    "  level {level:>5}: {bound} {e:.0} (every game {how}; left out of the table)"
+                );
+            }
+            Some(e) => {
+                let err = if info > 0.0 {
+                    1.96 / info.sqrt()
+                } else {
+                    f64::INFINITY
+                };
+                let _ = writeln!(out, "  level {level:>5}: {e:7.0} +/- {err:.0}  ({n} games)");
+                points.push((level, e, n as f64));
+            }
+            None => {
+                let _ = writeln!(out, "  level {level:>5}: not connected to a stated rating");
+            }
+        }
+    }
+    for (a, anchor) in plan.anchors.iter().enumerate() {
+        let how = if anchor.elo.is_some() {
+            "stated"
+        } else {
+            "fitted"
+        };
+        if let Some(e) = ratings[rungs + a] {
+            let _ = writeln!(out, "  {:>11}: {e:7.0} ({how})", anchor.name);
+        }
+    }
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let table = monotone(&points);
+    let _ = writeln!(
+        out,
+        "\nThe table for engine/src/games/{}/strength.rs:\n",
+        plan.game
+    );
+    let _ = writeln!(out, "pub const ELO: EloTable = EloTable {{");
+    let anchors: Vec<String> = table
+        .iter()
+        .map(|(l, e)| format!("({}, {:.1})", e.round() as i64, l))
+        .collect();
+    let _ = writeln!(out, "    anchors: &[{}],", anchors.join(", "));
+    let stated: Vec<String> = plan
+        .anchors
+        .iter()
+        .filter_map(|a| a.elo.map(|e| format!("{} = {e:.0}", a.name)))
+        .collect();
+    let _ = writeln!(out, "    scale: \"{}\",", stated.join(", "));
+    let _ = writeln!(out, "}};");
+    if table.len() < 2 {
+        let _ = writeln!(
+            out,
+            "(fewer than two rungs of distinct strength: not a usable table; widen -levels)"
+        );
+    }
+    let _ = writeln!(out, "\nREADME table:\n");
+    let _ = writeln!(
+        out,
+        "| Setting | Opponent | Games | Score (W-D-L) | Elo difference (95%) | Command |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    for p in played {
+        let level = plan.levels[p.rung];
+        let a = &plan.anchors[p.anchor];
+        let opp = match a.elo {
+            Some(e) => format!("{} ({e:.0}, stated)", a.name),
+            None => match ratings[rungs + p.anchor] {
+                Some(e) => format!("{} ({e:.0}, fitted)", a.name),
+                None => a.name.clone(),
+            },
+        };
+        let diff = diff_text(&p.wdl);
+        let _ = writeln!(
+            out,
+            "| level {level} | {opp} | {} | {:.1} ({}-{}-{}) | {diff} | `{}` |",
+            p.wdl.games(),
+            p.wdl.points(),
+            p.wdl.wins,
+            p.wdl.draws,
+            p.wdl.losses,
+            p.command
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn a_fitted_rating_matches_its_score() {
+        // 75% against a stated 1400 is +191.
+        let r = fit_ratings(&[None, Some(1400.0)], &[(0, 1, 300.0, 400.0)]);
+        let e = r[0].unwrap();
+        assert!((e - 1590.0).abs() < 5.0, "{e}");
+        // A reference rated only through a rung: rung scores 50% against both.
+        let r = fit_ratings(
+            &[None, Some(1400.0), None, None],
+            &[(0, 1, 50.0, 100.0), (0, 2, 50.0, 100.0)],
+        );
+        assert!((r[2].unwrap() - 1400.0).abs() < 1.0);
+        assert_eq!(r[3], None, "no games, no rating");
+        // A clean sweep stays finite.
+        let r = fit_ratings(&[None, Some(1400.0)], &[(0, 1, 20.0, 20.0)]);
+        assert!(r[0].unwrap().is_finite() && r[0].unwrap() > 1700.0);
+    }
+
+    #[test]
+    fn differences_are_worded_where_they_have_no_value() {
+        assert_eq!(
+            diff_text(&Wdl::new(2, 0, 0)),
+            "no finite estimate (all won)"
+        );
+        assert_eq!(
+            diff_text(&Wdl::new(0, 0, 3)),
+            "no finite estimate (all lost)"
+        );
+        assert!(diff_text(&Wdl::new(1, 0, 1)).starts_with("+0"));
+        assert!(diff_text(&Wdl::new(30, 10, 10)).contains("+/-"));
+    }
+
+    #[test]
+    fn the_table_is_made_increasing() {
+        let t = monotone(&[(0.0, 900.0, 10.0), (4.0, 1200.0, 10.0), (8.0, 1100.0, 10.0)]);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0], (0.0, 900.0));
+        assert_eq!(t[1], (6.0, 1150.0));
+    }
+
+    #[test]
+    fn plans_default_per_game_and_check_their_words() {
+        let p = parse(&args("-game go -engine /x/tetrarch -games 4")).unwrap();
+        assert_eq!(p.anchors.len(), 3);
+        assert_eq!(p.anchors[0].elo, Some(1400.0));
+        let w = match_words(&p, 4.0, &p.anchors[0]);
+        let c = cli::parse(&w).expect("the runner accepts the words");
+        assert_eq!(c.games, 4);
+        assert!(w.contains(&"arg=--level".to_string()));
+        let p = parse(&args(
+            "-game xiangqi -levels 1,3 -anchor cmd=fsf elo=1500 nodes=500",
+        ))
+        .unwrap();
+        assert_eq!(p.levels, vec![1.0, 3.0]);
+        assert_eq!(p.anchors[0].elo, Some(1500.0));
+        cli::parse(&match_words(&p, 3.0, &p.anchors[0])).expect("xiangqi words");
+        let p = parse(&args("-game chess -tc 10+0.1")).unwrap();
+        assert_eq!(p.anchors.len(), 5);
+        cli::parse(&match_words(&p, 6.0, &p.anchors[0])).expect("chess words");
+        assert!(parse(&args("-game shogi")).is_err());
+        assert!(parse(&args("-game go -levels 25")).is_err());
+        assert!(
+            parse(&args("-game go -anchor cmd=gnugo")).is_err(),
+            "no stated elo"
+        );
+        assert!(parse(&args("-game go -bogus")).is_err());
+    }
+}
