@@ -9,6 +9,7 @@
 pub mod commands;
 pub mod convert;
 pub mod datagen;
+pub mod go_patterns;
 pub mod match_runner;
 pub mod nnue;
 pub mod packed;

@@ -8,9 +8,10 @@
 use std::process::ExitCode;
 
 use tetrarch_tuning::match_runner::{cli, runner};
-use tetrarch_tuning::{commands, convert, nnue, spsa};
+use tetrarch_tuning::{commands, convert, go_patterns, nnue, spsa};
 
-const USAGE: &str = "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa> [OPTIONS]   \
+const USAGE: &str =
+    "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa|go-patterns> [OPTIONS]   \
                      (tetrarch-tune <tool> -help for the options)";
 
 /// Runs a tool that reports errors as text: exit 2 for usage errors is not told apart here.
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
         Some("convert") => report("convert", convert::main(&args[1..])),
         Some("nnue") => report("nnue", nnue::main(&args[1..])),
         Some("spsa") => report("spsa", spsa::main(&args[1..])),
+        Some("go-patterns") => report("go-patterns", go_patterns::go_patterns_cmd(&args[1..])),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
