@@ -74,7 +74,27 @@ pub fn go_patterns_cmd(args: &[String]) -> Result<(), String> {
     let holdout: usize = a.get("holdout", 10)?;
     let max_games: usize = a.get("max-games", usize::MAX)?;
     a.finish()?;
-    let command = format!("tetrarch-tune go-patterns {}", args.join(" "));
+    // The command as the generated file records it: data directories by their last two
+    // components, so no machine's paths get into the source.
+    let shown: Vec<String> = args
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if i > 0 && args[i - 1].trim_start_matches('-') == "data" {
+                w.split(',')
+                    .map(|d| {
+                        let parts: Vec<&str> =
+                            d.trim_end_matches('/').rsplit('/').take(2).collect();
+                        parts.into_iter().rev().collect::<Vec<_>>().join("/")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    let command = format!("tetrarch-tune go-patterns {}", shown.join(" "));
 
     let mut files = Vec::new();
     for d in &dirs {

@@ -443,6 +443,26 @@ mod tests {
     }
 
     #[test]
+    fn shipped_gammas_prefer_capturing_the_last_move() {
+        if !have_gammas() {
+            return;
+        }
+        // White has just played E5 into atari: taking it at E4 is the model's choice, far
+        // ahead of a first-line move in the corner.
+        let b = board(&["D5", "A9", "F5", "A8", "E6", "E5"]);
+        let mut moves = Vec::new();
+        candidates(&b, &mut moves);
+        let mut s = Vec::new();
+        move_strengths(&b, &moves, &mut s);
+        let best = (0..moves.len())
+            .max_by(|&i, &j| s[i].total_cmp(&s[j]))
+            .unwrap();
+        assert_eq!(b.vertex(moves[best]), "E4");
+        let at = |v: &str| s[moves.iter().position(|&m| b.vertex(m) == v).unwrap()];
+        assert!(at("E4") > 10.0 * at("J1"));
+    }
+
+    #[test]
     fn tactics_and_distances() {
         // White E5 in atari after Black D5, F5, E6: Black captures at E4 (a single stone,
         // the last-moved group is F4 so no "takes last").
