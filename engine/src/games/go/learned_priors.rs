@@ -7,6 +7,7 @@
 //! Command: tetrarch-tune go-patterns -data go-sgf/9x9 -iterations 10 -radius 3 -out engine/src/games/go/learned_priors.rs
 //!
 //! Generated: regenerate with the tuner rather than edit by hand.
+#![allow(clippy::approx_constant)]
 
 /// The largest diamond radius among the features.
 pub(crate) const RADIUS: usize = 3;

@@ -18,8 +18,8 @@
 //!   17 (Coulom's measure), and the line from the edge (1 to 5, 5 meaning 5 or more);
 //! - passing, a group of its own.
 //!
-//! The fitted gammas ship in `learned_priors` (generated); a feature missing there has gamma
-//! 1. Computing a move's features costs eight transforms of up to 40 points each: meant for
+//! The fitted gammas ship in `learned_priors` (generated); a feature missing there has
+//! gamma 1. Computing a move's features costs eight transforms of up to 40 points each: meant for
 //! node expansion and training, not for every playout move.
 
 use std::collections::HashMap;
@@ -81,8 +81,11 @@ pub struct Context {
     ladder_ataris: ArrayVec<u16, 32>,
 }
 
-/// The 8 symmetries of the square, as maps of (dx, dy).
-const TRANSFORMS: [fn(i32, i32) -> (i32, i32); 8] = [
+/// A symmetry of the square, as a map of (dx, dy).
+type Transform = fn(i32, i32) -> (i32, i32);
+
+/// The 8 symmetries of the square.
+const TRANSFORMS: [Transform; 8] = [
     |x, y| (x, y),
     |x, y| (-y, x),
     |x, y| (-x, -y),
