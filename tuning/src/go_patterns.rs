@@ -402,3 +402,65 @@ fn evaluate(d: &Data, gamma: &[f64]) -> (f64, f64) {
     let n = d.comps.len() as f64;
     (top / n, ll / n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ten two-move competitions between a feature-0 move and a feature-1 move (both in one
+    /// group); feature 0 wins `wins_0` of them.
+    fn duel(wins_0: usize) -> Data {
+        let mut d = Data::default();
+        for i in 0..10 {
+            let start = d.cands.len();
+            for f in [0u32, 1] {
+                let s = d.feats.len() as u32;
+                d.feats.push(f);
+                d.cands.push(s..s + 1);
+            }
+            d.comps.push(Competition {
+                cands: start..start + 2,
+                winner: if i < wins_0 { 0 } else { 1 },
+            });
+        }
+        d
+    }
+
+    #[test]
+    fn mm_finds_the_strength_ratio_and_improves_prediction() {
+        let d = duel(8);
+        let mut gamma = vec![1.0; 2];
+        let (top_before, ll_before) = evaluate(&d, &gamma);
+        let mut wins = vec![0.0; 2];
+        for c in &d.comps {
+            wins[c.winner] += 1.0;
+        }
+        for _ in 0..200 {
+            mm_step(&d, &mut gamma, &wins, &[1, 1], 1);
+        }
+        let (top, ll) = evaluate(&d, &gamma);
+        // Maximum likelihood alone gives 8/2 = 4; the prior of one virtual win and loss
+        // each against gamma 1 pulls both towards 1.
+        let ratio = gamma[0] / gamma[1];
+        assert!(ratio > 2.5 && ratio < 4.0, "ratio {ratio}");
+        assert!((top_before - 0.5).abs() < 1e-9);
+        assert!((top - 0.8).abs() < 1e-9);
+        assert!(ll > ll_before);
+        // A group that is not updated keeps its gammas.
+        let mut g2 = vec![1.0; 2];
+        mm_step(&d, &mut g2, &wins, &[1, 1], 2);
+        assert_eq!(g2, vec![1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_game_becomes_one_competition_per_move() {
+        let sgf = "(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc];B[gg];W[])";
+        let mut out = Vec::new();
+        game_competitions(sgf, 2, &mut out).unwrap();
+        assert_eq!(out.len(), 4);
+        // First position: every point and pass are candidates, the played one the winner.
+        assert_eq!(out[0].cands.len(), 82);
+        assert!(out.iter().all(|c| c.winner < c.cands.len()));
+        assert!(game_competitions("(;GM[1]SZ[9];B[ee];W[ee])", 2, &mut out).is_err());
+    }
+}
