@@ -206,23 +206,36 @@ fn pat3_key(b: &Board, x: i32, y: i32, side: Side) -> u64 {
     best
 }
 
-/// Canonical hashes of the diamonds of radius 2, 3, 4 around (x, y): colours only.
-fn diamond_keys(b: &Board, x: i32, y: i32, side: Side) -> [u64; 3] {
+/// Canonical hashes of the diamonds of radius 2 up to `radius` around (x, y): colours only
+/// (larger radii are left 0). Each point is read from the board once, into a local grid
+/// that the 8 transforms then read.
+fn diamond_keys(b: &Board, x: i32, y: i32, side: Side, radius: usize) -> [u64; 3] {
     let d = &*DIAMOND;
+    let len = DIAMOND_LEN[radius];
+    let mut grid = [0u8; 81];
+    let cell = |dx: i32, dy: i32| ((dy + 4) * 9 + dx + 4) as usize;
+    for &(dx, dy) in &d[..len] {
+        grid[cell(dx, dy)] = rel(b, x + dx, y + dy, side) as u8;
+    }
     let mut best = [u128::MAX; 3];
     for t in TRANSFORMS {
         let mut key = 0u128;
-        for (i, &(dx, dy)) in d.iter().enumerate() {
+        for (i, &(dx, dy)) in d[..len].iter().enumerate() {
             let (tx, ty) = t(dx, dy);
-            key = key << 2 | rel(b, x + tx, y + ty, side) as u128;
-            for r in 2..=4 {
+            key = key << 2 | grid[cell(tx, ty)] as u128;
+            for r in 2..=radius {
                 if i + 1 == DIAMOND_LEN[r] {
                     best[r - 2] = best[r - 2].min(key);
                 }
             }
         }
     }
-    best.map(|k| mix(k as u64 ^ mix((k >> 64) as u64)))
+    let mut out = [0u64; 3];
+    for r in 2..=radius {
+        let k = best[r - 2];
+        out[r - 2] = mix(k as u64 ^ mix((k >> 64) as u64));
+    }
+    out
 }
 
 /// A 64-bit finalizer (splitmix64's).
@@ -257,8 +270,9 @@ pub fn move_features(b: &Board, ctx: &Context, m: Move, radius: usize, out: &mut
     let (x, y) = (ux as i32, uy as i32);
     let f = |group, key| Feature { group, key };
     out.push(f(PAT3, pat3_key(b, x, y, side)));
-    let d = diamond_keys(b, x, y, side);
-    for r in 2..=radius.clamp(2, 4) {
+    let radius = radius.clamp(2, 4);
+    let d = diamond_keys(b, x, y, side, radius);
+    for r in 2..=radius {
         out.push(f(DIAMOND2 + (r - 2) as u8, d[r - 2]));
     }
     // Tactics from the neighbours' groups.
