@@ -9,10 +9,10 @@
 use std::process::ExitCode;
 
 use tetrarch_tuning::match_runner::{cli, runner};
-use tetrarch_tuning::{bitbase, calibrate, commands, convert, nnue, spsa};
+use tetrarch_tuning::{bitbase, calibrate, commands, convert, go_patterns, nnue, spsa};
 
 const USAGE: &str =
-    "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa|bitbase|calibrate> [OPTIONS]   \
+    "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa|bitbase|calibrate|go-patterns> [OPTIONS]   \
                      (tetrarch-tune <tool> -help for the options)";
 
 /// Runs a tool that reports errors as text: exit 2 for usage errors is not told apart here.
@@ -60,6 +60,7 @@ fn main() -> ExitCode {
         Some("spsa") => report("spsa", spsa::main(&args[1..])),
         Some("bitbase") => report("bitbase", bitbase::main(&args[1..])),
         Some("calibrate") => report("calibrate", calibrate::main(&args[1..])),
+        Some("go-patterns") => report("go-patterns", go_patterns::go_patterns_cmd(&args[1..])),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

@@ -64,6 +64,8 @@ knobs! {
     PRIOR_LINE1 = "prior_line1", 14, "priors (13x13 up): lost visits on the first two lines in open areas";
     PRIOR_LINE3 = "prior_line3", 14, "priors (13x13 up): wins and visits on the third and fourth lines in open areas";
     PRIOR_PASS = "prior_pass", 10, "priors: visits at 0.1 for a pass";
+    PRIOR_LEARNED = "prior_learned", 0, "priors: visits for the learned move priors, won in proportion to the square root of a move's strength over the best's (0: off)";
+    PRIOR_LEARNED_ONLY = "prior_learned_only", 0, "priors: 1 to use the learned priors in place of the hand-written ones (captures, patterns, nearness ...)";
 }
 
 #[inline]

@@ -8,6 +8,8 @@
 //! - `patterns`: 3x3 shape table; `tactics`: ladder reading; `playout`: playout policy, tree
 //!   priors, `MctsState`;
 //! - [`record`]: the game record (undo, handicap, SGF via [`sgf`]);
+//! - [`move_features`]: features of a move for the learned priors (Bradley-Terry, fitted by
+//!   `tetrarch-tune go-patterns` into `learned_priors`);
 //! - [`knobs`]: run-time weights of the policy and priors, for tuning; [`positions`]: fixed
 //!   positions for benchmarks;
 //! - [`engine`]: the player: search, clocks, pass and resign, dead stones, final score;
@@ -18,6 +20,8 @@ pub mod board;
 pub mod bot;
 pub mod engine;
 pub mod knobs;
+mod learned_priors;
+pub mod move_features;
 mod patterns;
 mod playout;
 pub mod positions;

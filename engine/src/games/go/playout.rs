@@ -22,6 +22,9 @@
 //! list, so a playout allocates nothing. Scoring at the end is by area: after a playout the
 //! remaining empty points are eyes, owned by whoever surrounds them.
 //!
+//! With the `prior_learned` knob set, the priors add (or, with `prior_learned_only`, use
+//! instead) the learned Bradley-Terry move model of `move_features`.
+//!
 //! The tree's priors use the same knowledge, as equivalent experience (virtual wins and
 //! visits): captures, atari escapes, working ladders, two-liberty fights, patterns and
 //! nearness to the last move (in the common fate graph) are encouraged; self-atari, running
@@ -35,6 +38,7 @@ use rand::RngCore;
 
 use super::board::{stone, Board, Move, BLACK, BORDER, EMPTY, WHITE};
 use super::knobs::{self, K};
+use super::move_features;
 use super::patterns;
 use crate::game::{MctsState, PlayoutEnd, Prior, Side};
 
@@ -470,6 +474,27 @@ impl Board {
         let opening = big && self.empty_count() * 10 > n * n * 9;
         let line1_k = eq(K::PRIOR_LINE1);
         let line3_k = eq(K::PRIOR_LINE3);
+        // The learned priors (see `move_features`): each move's strength relative to the
+        // best move's, as wins out of `learned_k` visits.
+        let learned_k = eq(K::PRIOR_LEARNED);
+        let learned = learned_k > 0.0 && move_features::have_gammas();
+        let hand = !(learned && knobs::get(K::PRIOR_LEARNED_ONLY) != 0);
+        let mut learned_moves = Vec::new();
+        let mut strengths = Vec::new();
+        if learned {
+            for i in 0..self.empty_count() {
+                let p = self.empty_point(i);
+                if !self.is_eye(p, side) && self.check(Move::at(p)).is_ok() {
+                    learned_moves.push(Move::at(p));
+                }
+            }
+            move_features::move_strengths(self, &learned_moves, &mut strengths);
+            let best = strengths.iter().cloned().fold(f32::MIN_POSITIVE, f32::max);
+            for s in &mut strengths {
+                *s = (*s / best).sqrt();
+            }
+        }
+        let mut next_learned = 0;
         for i in 0..self.empty_count() {
             let p = self.empty_point(i);
             if self.is_eye(p, side) || self.check(Move::at(p)).is_err() {
@@ -477,6 +502,21 @@ impl Board {
             }
             let mut visits = even;
             let mut wins = even / 2.0;
+            if learned {
+                // Same order as `learned_moves`.
+                let r = strengths[next_learned];
+                next_learned += 1;
+                visits += learned_k;
+                wins += learned_k * r;
+            }
+            if !hand {
+                out.push(Prior {
+                    mv: Move::at(p),
+                    visits,
+                    value: wins / visits,
+                });
+                continue;
+            }
             let mut bonus = |v: f32, w: f32| {
                 visits += v;
                 wins += w;
