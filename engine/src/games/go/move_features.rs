@@ -28,6 +28,7 @@ use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
 use super::board::{stone, Board, Move, BORDER, EMPTY};
+use super::patterns::TRANSFORMS;
 use crate::game::Side;
 
 /// Feature groups (the `group` of a [`Feature`]).
@@ -80,21 +81,6 @@ pub struct Context {
     /// Points where an atari starts a working ladder.
     ladder_ataris: ArrayVec<u16, 32>,
 }
-
-/// A symmetry of the square, as a map of (dx, dy).
-type Transform = fn(i32, i32) -> (i32, i32);
-
-/// The 8 symmetries of the square.
-const TRANSFORMS: [Transform; 8] = [
-    |x, y| (x, y),
-    |x, y| (-y, x),
-    |x, y| (-x, -y),
-    |x, y| (y, -x),
-    |x, y| (-x, y),
-    |x, y| (y, x),
-    |x, y| (x, -y),
-    |x, y| (-y, -x),
-];
 
 /// Offsets of the diamond of radius 4 without its centre, ordered by radius, so the
 /// diamonds of radius 2 and 3 are prefixes.

@@ -59,23 +59,25 @@ const ORDER: [(i32, i32); 8] = [
     (-1, 1),
 ];
 
-/// A rotation or reflection of the square.
+/// A rotation or reflection of the square, as a map of (dx, dy).
 type Transform = fn(i32, i32) -> (i32, i32);
+
+/// The 8 symmetries of the square.
+pub(super) const TRANSFORMS: [Transform; 8] = [
+    |x, y| (x, y),
+    |x, y| (-y, x),
+    |x, y| (-x, -y),
+    |x, y| (y, -x),
+    |x, y| (-x, y),
+    |x, y| (y, x),
+    |x, y| (x, -y),
+    |x, y| (-y, -x),
+];
 
 fn build() -> Box<[u8; 65536]> {
     let mut table = Box::new([0u8; 65536]);
-    let transforms: [Transform; 8] = [
-        |x, y| (x, y),
-        |x, y| (-y, x),
-        |x, y| (-x, -y),
-        |x, y| (y, -x),
-        |x, y| (-x, y),
-        |x, y| (y, x),
-        |x, y| (x, -y),
-        |x, y| (-y, -x),
-    ];
     for pat in PATTERNS {
-        for t in transforms {
+        for t in TRANSFORMS {
             for (bit, me, them) in [(1u8, BLACK, WHITE), (2u8, WHITE, BLACK)] {
                 // Allowed values of each neighbour slot in `pattern3` order.
                 let mut allowed = [[false; 4]; 8];
