@@ -28,7 +28,7 @@ use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
 use super::board::{stone, Board, Move, BORDER, EMPTY};
-use super::patterns::TRANSFORMS;
+use super::patterns::{ORDER, TRANSFORMS};
 use crate::game::Side;
 
 /// Feature groups (the `group` of a [`Feature`]).
@@ -100,17 +100,8 @@ static DIAMOND: Lazy<Vec<(i32, i32)>> = Lazy::new(|| {
 /// Points in the diamonds of radius 1..=4 (without the centre).
 const DIAMOND_LEN: [usize; 5] = [0, 4, 12, 24, 40];
 
-/// The 3x3 neighbourhood's offsets, in a fixed order.
-const SQUARE: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+/// The 3x3 neighbourhood's offsets, in `pattern3`'s bit order.
+const SQUARE: [(i32, i32); 8] = ORDER;
 
 impl Context {
     pub fn new(b: &Board) -> Context {

@@ -48,7 +48,7 @@ pub fn matches(key: u16, side: Side) -> bool {
 
 /// Offsets of the 8 neighbours in `pattern3` bit order: N, NE, E, SE, S, SW, W, NW, as (dx, dy)
 /// with y growing upward.
-const ORDER: [(i32, i32); 8] = [
+pub(super) const ORDER: [(i32, i32); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
