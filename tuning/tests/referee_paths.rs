@@ -213,4 +213,13 @@ fn resign_and_draw_adjudication_follow_the_engines_scores() {
     });
     let (s, out) = run(&c);
     assert_eq!(count(&s, "Draw by repetition"), 2, "{out}");
+    // From move 2 on: the adjudication falls due on the third pass, the very move that ends
+    // the game by rule, and the rule result wins (a PGN checker would flag the other).
+    c.draw = Some(DrawAdjudication {
+        move_number: 2,
+        move_count: 1,
+        score: 10,
+    });
+    let (s, out) = run(&c);
+    assert_eq!(count(&s, "Draw by repetition"), 2, "{out}");
 }

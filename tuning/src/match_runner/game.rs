@@ -236,12 +236,18 @@ pub fn play_game(
     let mut cleanup = false;
     let mut moves_by_engines = [0u32; 2];
 
+    // A score adjudication waits one turn of the loop: the move that triggered it may also
+    // have ended the game by rule (mate, repetition), and the rule result comes first.
+    let mut adjudicated: Option<(GameResult, String)> = None;
     let (result, reason) = loop {
         let t = Instant::now();
         let outcome = rules.outcome();
         referee += t.elapsed();
         if let Some(o) = outcome {
             break rule_result(rules.side_to_move(), o, kind);
+        }
+        if let Some(a) = adjudicated.take() {
+            break a;
         }
         if let Some(v) = rules.adjudicate() {
             let side = rules.side_to_move();
@@ -405,7 +411,7 @@ pub fn play_game(
                 GameResult::Win(s) => format!("{} wins by adjudication", side_names[s.index()]),
                 GameResult::Unfinished => unreachable!(),
             };
-            break (r, reason);
+            adjudicated = Some((r, reason));
         }
     };
 
