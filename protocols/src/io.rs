@@ -159,6 +159,61 @@ impl Captured {
     }
 }
 
+/// A line-at-a-time adapter under transcript test: UCI and UCCI take one input line per call.
+#[cfg(test)]
+pub trait LineAdapter {
+    /// Handles one input line; false once the adapter has quit.
+    fn handle(&mut self, line: &str) -> bool;
+}
+
+/// A transcript-test session over a [`LineAdapter`]: lines in, the captured output read back
+/// in order.
+#[cfg(test)]
+pub struct Transcript<A> {
+    pub adapter: A,
+    pub cap: Captured,
+    pub seen: usize,
+}
+
+#[cfg(test)]
+impl<A: LineAdapter> Transcript<A> {
+    pub fn open(make: impl FnOnce(Output) -> A) -> Transcript<A> {
+        let (out, cap) = Output::capture();
+        Transcript {
+            adapter: make(out),
+            cap,
+            seen: 0,
+        }
+    }
+
+    pub fn send(&mut self, line: &str) -> bool {
+        self.adapter.handle(line)
+    }
+
+    /// Lines written since the last call.
+    pub fn take(&mut self) -> Vec<String> {
+        self.cap.lines_since(&mut self.seen)
+    }
+
+    /// Waits for the end of a search (`bestmove ...`, or UCCI's `nobestmove`) and returns
+    /// everything up to it.
+    pub fn until_bestmove(&mut self) -> Vec<String> {
+        self.cap.wait_for(&mut self.seen, |l| {
+            l.starts_with("bestmove") || l == "nobestmove"
+        })
+    }
+}
+
+/// The `bestmove` line among `lines`.
+#[cfg(test)]
+pub fn bestmove(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .find(|l| l.starts_with("bestmove"))
+        .map(String::as_str)
+        .unwrap()
+}
+
 /// Runs `script` against a fresh session made by `open` on its own thread and fails (rather
 /// than hanging the test run) unless the session, including dropping it, ends within `limit`.
 /// A panic in the script fails the calling test as it is. The session is made on that thread,

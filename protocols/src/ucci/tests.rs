@@ -6,37 +6,19 @@ use tetrarch::game::{Notation, Position, Verdict};
 use tetrarch::games::xiangqi::Board;
 
 use super::Ucci;
-use crate::io::{within, Captured, Output};
+use crate::io::{within, LineAdapter, Transcript};
 
-struct Session {
-    ucci: Ucci,
-    cap: Captured,
-    seen: usize,
+impl LineAdapter for Ucci {
+    fn handle(&mut self, line: &str) -> bool {
+        Ucci::handle(self, line)
+    }
 }
+
+type Session = Transcript<Ucci>;
 
 impl Session {
     fn new() -> Session {
-        let (out, cap) = Output::capture();
-        Session {
-            ucci: Ucci::new(out),
-            cap,
-            seen: 0,
-        }
-    }
-
-    fn send(&mut self, line: &str) -> bool {
-        self.ucci.handle(line)
-    }
-
-    fn take(&mut self) -> Vec<String> {
-        self.cap.lines_since(&mut self.seen)
-    }
-
-    /// Waits for `bestmove` or `nobestmove` and returns everything up to it.
-    fn until_done(&mut self) -> Vec<String> {
-        self.cap.wait_for(&mut self.seen, |l| {
-            l.starts_with("bestmove") || l == "nobestmove"
-        })
+        Transcript::open(Ucci::new)
     }
 }
 
@@ -98,7 +80,7 @@ fn searches_with_ranks_from_zero_and_plain_scores() {
     s.send("setoption hashsize 8");
     s.send("position startpos moves h2e2 h9g7");
     s.send("go depth 5");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     let info: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info depth"))
@@ -127,7 +109,7 @@ fn mate_scores_and_no_move() {
     let fen = "5k3/9/2R6/9/9/9/9/4R4/9/C2K5 w - - 0 1";
     s.send(&format!("position fen {fen}"));
     s.send("go depth 4");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(
         lines
             .iter()
@@ -141,7 +123,7 @@ fn mate_scores_and_no_move() {
     let mated = "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1";
     s.send(&format!("position fen {mated}"));
     s.send("go depth 3");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert_eq!(lines, vec!["info depth 0 score -10000", "nobestmove"]);
 
     // Stalemate loses in xiangqi: also no move.
@@ -152,7 +134,7 @@ fn mate_scores_and_no_move() {
         .is_empty());
     s.send(&format!("position fen {stalemated}"));
     s.send("go infinite");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert_eq!(last(&lines), "nobestmove");
 
     // go depth 0: the static evaluation and no move.
@@ -189,7 +171,7 @@ fn stop_when_idle_answers_nobestmove_and_thinking_refuses_other_commands() {
     assert_eq!(errors, 2, "{got:?}");
     assert!(!got.iter().any(|l| l.starts_with("bestmove")));
     s.send("stop");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     // The position is still the start: the move is one of Red's.
     check_bestmove(START, &[], last(&lines));
     assert_eq!(
@@ -205,7 +187,7 @@ fn time_units_follow_usemillisec() {
     // 1 second in UCCI's default unit: an answer within about a second.
     let t = Instant::now();
     s.send("go time 1 increment 0");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(
         t.elapsed() < Duration::from_millis(900),
         "{:?}",
@@ -216,7 +198,7 @@ fn time_units_follow_usemillisec() {
     s.send("setoption usemillisec true");
     let t = Instant::now();
     s.send("go time 60000 increment 0");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(t.elapsed() < Duration::from_secs(10));
     check_bestmove(START, &[], last(&lines));
 }
@@ -229,16 +211,16 @@ fn banmoves_are_honoured_and_cleared_by_position() {
     let fen = "3k5/4a4/9/9/9/r8/9/9/9/R3K4 w - - 0 1";
     s.send(&format!("position fen {fen}"));
     s.send("go depth 4");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(last(&lines).starts_with("bestmove a0a4"), "{lines:?}");
     s.send("banmoves a0a4");
     s.send("go depth 4");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(!last(&lines).starts_with("bestmove a0a4"), "{lines:?}");
     check_bestmove(fen, &[], last(&lines));
     s.send(&format!("position fen {fen}"));
     s.send("go depth 4");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(last(&lines).starts_with("bestmove a0a4"), "{lines:?}");
     // Banning every legal move leaves nothing to play.
     let only = "3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1";
@@ -247,7 +229,7 @@ fn banmoves_are_honoured_and_cleared_by_position() {
     s.send(&format!("position fen {only}"));
     s.send(&format!("banmoves {}", all.join(" ")));
     s.send("go depth 3");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert_eq!(last(&lines), "nobestmove");
 }
 
@@ -287,7 +269,7 @@ fn bad_input_gets_errors_and_changes_nothing() {
     assert!(s.take().is_empty());
     // The position is still the one after h2e2: Black to move.
     s.send("go depth 3");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     check_bestmove(START, &["h2e2"], last(&lines));
 }
 
@@ -300,31 +282,31 @@ fn ponder_and_ponderhit_draw_and_go_draw() {
     std::thread::sleep(Duration::from_millis(100));
     assert!(!s.take().iter().any(|l| l.starts_with("bestmove")));
     s.send("ponderhit");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     check_bestmove(START, &["h2e2", "h9g7"], last(&lines));
 
     // A lost position (Red has only its general against chariots): an offered draw is taken.
     let lost = "3k5/9/9/9/9/9/9/2r1r4/9/5K3 w - - 0 1";
     s.send(&format!("position fen {lost}"));
     s.send("go draw depth 4");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(last(&lines).ends_with(" draw"), "{lines:?}");
     s.send(&format!("position fen {lost}"));
     s.send("go ponder depth 4");
     std::thread::sleep(Duration::from_millis(20));
     s.send("ponderhit draw");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(last(&lines).ends_with(" draw"), "{lines:?}");
     // Without an offer, a proven loss resigns.
     s.send(&format!("position fen {lost}"));
     s.send("go depth 6");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(last(&lines).ends_with(" resign"), "{lines:?}");
     // A winning side does not take a draw.
     let won = "3k5/9/9/9/9/9/9/2R1R4/9/5K3 w - - 0 1";
     s.send(&format!("position fen {won}"));
     s.send("go draw depth 4");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(!last(&lines).contains("draw"), "{lines:?}");
 }
 
@@ -387,7 +369,7 @@ fn history_from_position_moves_decides_perpetual_check() {
     let moves = ["a8a9", "f9f8", "a9a8", "f8f9", "a8a9", "f9f8"];
     s.send(&format!("position fen {fen} moves {}", moves.join(" ")));
     s.send("go depth 10");
-    let lines = s.until_done();
+    let lines = s.until_bestmove();
     assert!(!last(&lines).starts_with("bestmove a9a8"), "{lines:?}");
     let after = check_bestmove(fen, &moves, last(&lines));
     assert!(after.outcome().is_none());
@@ -417,7 +399,7 @@ fn extreme_clocks_get_a_legal_move_and_the_session_still_quits() {
                 std::thread::sleep(Duration::from_millis(50));
                 s.send("stop");
             }
-            let lines = s.until_done();
+            let lines = s.until_bestmove();
             check_bestmove(START, &[], last(&lines));
         }
         s.send("isready");
@@ -429,7 +411,7 @@ fn extreme_clocks_get_a_legal_move_and_the_session_still_quits() {
             "readyok"
         );
         s.send("go depth 2");
-        check_bestmove(START, &[], last(&s.until_done()));
+        check_bestmove(START, &[], last(&s.until_bestmove()));
         assert!(!s.send("quit"));
     });
 }

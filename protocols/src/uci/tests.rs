@@ -3,46 +3,20 @@
 use std::time::{Duration, Instant};
 
 use super::Uci;
-use crate::io::{within, Captured, Output};
+use crate::io::{bestmove, within, LineAdapter, Transcript};
 
-struct Session {
-    uci: Uci,
-    cap: Captured,
-    seen: usize,
+impl LineAdapter for Uci {
+    fn handle(&mut self, line: &str) -> bool {
+        Uci::handle(self, line)
+    }
 }
+
+type Session = Transcript<Uci>;
 
 impl Session {
     fn new() -> Session {
-        let (out, cap) = Output::capture();
-        Session {
-            uci: Uci::new(out),
-            cap,
-            seen: 0,
-        }
+        Transcript::open(Uci::new)
     }
-
-    fn send(&mut self, line: &str) -> bool {
-        self.uci.handle(line)
-    }
-
-    /// Lines written since the last call.
-    fn take(&mut self) -> Vec<String> {
-        self.cap.lines_since(&mut self.seen)
-    }
-
-    /// Waits for a `bestmove` line and returns everything up to it.
-    fn until_bestmove(&mut self) -> Vec<String> {
-        self.cap
-            .wait_for(&mut self.seen, |l| l.starts_with("bestmove"))
-    }
-}
-
-fn bestmove(lines: &[String]) -> &str {
-    lines
-        .iter()
-        .find(|l| l.starts_with("bestmove"))
-        .map(String::as_str)
-        .unwrap()
 }
 
 #[test]

@@ -6,48 +6,18 @@ use tetrarch::game::{Notation, Position, Verdict};
 use tetrarch::games::xiangqi::{Board, MoveStyle};
 
 use super::Uci;
-use crate::io::{Captured, Output};
+use crate::io::{bestmove, Output, Transcript};
 
-struct Session {
-    uci: Uci,
-    cap: Captured,
-    seen: usize,
-}
+type Session = Transcript<Uci>;
 
 impl Session {
     /// A session already switched to xiangqi.
     fn xiangqi() -> Session {
-        let (out, cap) = Output::capture();
-        let mut s = Session {
-            uci: Uci::new(out),
-            cap,
-            seen: 0,
-        };
+        let mut s = Transcript::open(Uci::new);
         s.send("setoption name UCI_Variant value xiangqi");
         assert!(s.take().is_empty());
         s
     }
-
-    fn send(&mut self, line: &str) -> bool {
-        self.uci.handle(line)
-    }
-
-    fn take(&mut self) -> Vec<String> {
-        self.cap.lines_since(&mut self.seen)
-    }
-
-    fn until_bestmove(&mut self) -> Vec<String> {
-        self.cap
-            .wait_for(&mut self.seen, |l| l.starts_with("bestmove"))
-    }
-}
-
-fn bestmove(lines: &[String]) -> &str {
-    lines
-        .iter()
-        .find(|l| l.starts_with("bestmove"))
-        .map(String::as_str)
-        .unwrap()
 }
 
 /// Plays `moves` (ranks 1..10) from `fen`, then the `bestmove` line's move; all must be legal.
