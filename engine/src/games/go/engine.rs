@@ -7,8 +7,9 @@
 //! search's per-point ownership, averaged over its playouts, judges dead stones: a group is
 //! dead when the opponent owns its points in most playouts. The engine passes only when
 //! passing does not lose by that judgement, and resigns when the best winrate stays under a
-//! threshold. Clocks are kept per colour in the shape the controller set (absolute, Canadian,
-//! Japanese byo-yomi, Fischer) and turned into a [`Clock`] for `time::allocate`.
+//! threshold for three of its searches in a row. Clocks are kept per colour in the shape the
+//! controller set (absolute, Canadian, Japanese byo-yomi, Fischer) and turned into a
+//! [`Clock`] for `time::allocate`.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -177,6 +178,10 @@ impl Judgement {
     }
 }
 
+/// Searches in a row under the resign threshold before the engine resigns: one low reading
+/// can be a fight the playouts misjudge (on 19x19 the winrate swings), three are a trend.
+const RESIGN_STREAK: u32 = 3;
+
 /// How clear a point's fate must be for the game to count as settled.
 const SETTLED: f32 = 0.8;
 
@@ -204,6 +209,9 @@ pub struct GoEngine {
     /// Black) and the fraction of playouts that left it neutral.
     ownership: Option<(u64, Judgement)>,
     last_search: Option<SearchSummary>,
+    /// Per side, how many of its searches in a row (counting moves it played) found its best
+    /// winrate under the resign threshold.
+    low_streak: [u32; 2],
     /// Draws the weakened move (seeded from the clock: sparring games should differ).
     skill_rng: SmallRng,
 }
@@ -230,6 +238,7 @@ impl GoEngine {
             clocks: [PlayerClock::default(); 2],
             ownership: None,
             last_search: None,
+            low_streak: [0; 2],
             skill_rng: SmallRng::seed_from_u64(
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -275,12 +284,14 @@ impl GoEngine {
     pub fn set_board_size(&mut self, size: usize) {
         self.record = Record::new(size, self.record.komi());
         self.reset_search();
+        self.low_streak = [0; 2];
     }
 
     pub fn clear_board(&mut self) {
         self.record.clear();
         self.reset_search();
         self.reset_clocks();
+        self.low_streak = [0; 2];
     }
 
     pub fn set_komi(&mut self, komi: f32) {
@@ -692,7 +703,16 @@ impl GoEngine {
                 })
         };
         let j = Judgement::from(&snap);
-        let mut decision = self.decide(&root, &snap, &j, cleanup);
+        let low = snap
+            .moves
+            .first()
+            .is_some_and(|b| b.winrate < self.settings.resign_threshold && b.visits >= 200);
+        let streak = if low {
+            self.low_streak[side.index()] + 1
+        } else {
+            0
+        };
+        let mut decision = self.decide(&root, &snap, &j, cleanup, streak);
         if let (Some(s), Decision::Play(m)) = (skill, decision) {
             // Only a move the search itself would play is replaced (not a pass or a
             // resignation, whose rules stay the full engine's), by another move it looked at
@@ -728,6 +748,7 @@ impl GoEngine {
                 // The search chose among legal moves: this cannot fail.
                 let _ = self.play(side, m);
             }
+            self.low_streak[side.index()] = streak;
             self.charge(side, started.elapsed().as_millis() as i64);
         }
         decision
@@ -740,6 +761,7 @@ impl GoEngine {
         snap: &Snapshot<Move>,
         j: &Judgement,
         cleanup: bool,
+        low_streak: u32,
     ) -> Decision {
         let side = root.to_move();
         let Some(best) = snap.moves.first() else {
@@ -762,6 +784,7 @@ impl GoEngine {
             && !cleanup
             && best.winrate < self.settings.resign_threshold
             && best.visits >= 200
+            && low_streak >= RESIGN_STREAK
             && root.empty_count() < root.size() * root.size() * 3 / 4
         {
             return Decision::Resign;
@@ -1201,6 +1224,37 @@ mod tests {
         e.settings.resign_threshold = 0.0;
         let d = e.genmove(Side::First, false, false, None, &mut |_, _| {});
         assert_ne!(d, Decision::Pass);
+    }
+
+    #[test]
+    fn resigns_only_after_three_hopeless_searches_in_a_row() {
+        // 5x5 with komi 30.5: black cannot win whatever it does.
+        let mut e = GoEngine::new(quick());
+        e.set_komi(30.5);
+        setup(
+            &mut e,
+            5,
+            &["C1", "C2", "C3", "C4", "C5"],
+            &["D1", "D2", "D3", "D4", "D5"],
+        );
+        // Naming a move (reg_genmove) does not count toward the streak.
+        for _ in 0..3 {
+            let d = e.genmove(Side::First, false, false, None, &mut |_, _| {});
+            assert_ne!(d, Decision::Resign);
+        }
+        for i in 0..3 {
+            let d = e.genmove(Side::First, true, false, None, &mut |_, _| {});
+            assert!(e.last_search().unwrap().winrate < 0.1);
+            if i < 2 {
+                assert!(matches!(d, Decision::Play(_)), "search {i}: {d:?}");
+                e.play(Side::Second, Move::PASS).unwrap();
+            } else {
+                assert_eq!(d, Decision::Resign);
+            }
+        }
+        // A new game starts the count again.
+        e.clear_board();
+        assert_eq!(e.low_streak, [0, 0]);
     }
 
     #[test]

@@ -48,6 +48,8 @@ knobs! {
     P_VITAL = "p_vital", 256, "playouts: chance /256 of taking the vital point of a three-point eye space next to the last move";
     P_PATTERN = "p_pattern", 230, "playouts: chance /256 of trying 3x3 patterns";
     P_ATARI2 = "p_atari2", 0, "playouts: chance /256 of atari checks around our previous move";
+    P_FILL = "p_fill", 256, "playouts (13x13 up): chance /256 of trying a move in open space before a random one";
+    FILL_TRIES = "fill_tries", 6, "playouts: random points tried for an empty 3x3 neighbourhood";
     LADDER_STONES = "ladder_stones", 0, "playouts: largest last-moved group checked for a ladder";
     NAKADE = "nakade", 3, "playouts and priors: largest self-atari group allowed as a nakade (0: none)";
     SINGLE_SELF_ATARI = "single_self_atari", 0, "playouts: chance /256 of refusing a one-stone self-atari";
@@ -63,6 +65,7 @@ knobs! {
     PRIOR_CFG3 = "prior_cfg3", 15, "priors: wins and visits at distance 3";
     PRIOR_LINE1 = "prior_line1", 14, "priors (13x13 up): lost visits on the first two lines in open areas";
     PRIOR_LINE3 = "prior_line3", 14, "priors (13x13 up): wins and visits on the third and fourth lines in open areas";
+    PRIOR_CORNER = "prior_corner", 14, "priors (13x13 up): wins and visits on the 3-3, 3-4 and 4-4 points of an empty corner";
     PRIOR_PASS = "prior_pass", 10, "priors: visits at 0.1 for a pass";
     PRIOR_LEARNED = "prior_learned", 0, "priors: visits for the learned move priors, won in proportion to the square root of a move's strength over the best's (0: off)";
     PRIOR_LEARNED_ONLY = "prior_learned_only", 0, "priors: 1 to use the learned priors in place of the hand-written ones (captures, patterns, nearness ...)";

@@ -9,7 +9,8 @@
 //! 2. *vital point*: the middle of a three-point eye space next to the last move that only
 //!    the last mover's stones enclose (what a capture inside a nakade leaves);
 //! 3. *patterns*: a 3x3 shape move (see `patterns`) among the 8 neighbours of the last move;
-//! 4. *random*: a uniformly random legal move that neither fills one's own eye nor puts a
+//! 4. *fill the board* (13x13 and up): a few random tries for an empty point in open space;
+//! 5. *random*: a uniformly random legal move that neither fills one's own eye nor puts a
 //!    group of two or more stones into atari, unless that is a nakade (a group of at most
 //!    three stones sacrificed inside the opponent's closed space, see `tactics`), which is
 //!    how such a space is killed. No move left means pass.
@@ -30,7 +31,8 @@
 //! nearness to the last move (in the common fate graph) are encouraged; self-atari, running
 //! into a ladder and passing are discouraged; own true eyes are never filled. On big boards,
 //! in open areas, the third and fourth lines are encouraged and the first two discouraged, as
-//! is the centre while nine tenths of the board are empty.
+//! is the centre while nine tenths of the board are empty; the 3-3, 3-4 and 4-4 points of an
+//! empty corner get more.
 
 use arrayvec::ArrayVec;
 use rand::rngs::SmallRng;
@@ -166,7 +168,32 @@ impl Board {
                 }
             }
         }
+        if self.size() >= 13 && chance(rng, knobs::get(K::P_FILL)) {
+            if let Some(p) = self.fill_board_move(rng) {
+                return Move::at(p);
+            }
+        }
         self.random_move(side, rng)
+    }
+
+    /// A random empty point whose eight neighbours are all empty and on the board (MoGo's
+    /// "fill the board"): on a big board the uniform random move mostly lands in the open
+    /// or on the first line, where it says little about the position; a move in open space
+    /// claims it the way real play does. A few tries only, so a crowded board costs little.
+    pub(crate) fn fill_board_move(&self, rng: &mut SmallRng) -> Option<usize> {
+        let n = self.empty_count();
+        if n == 0 {
+            return None;
+        }
+        for _ in 0..knobs::get(K::FILL_TRIES) {
+            let p = self.empty_point(below(rng, n));
+            // An all-empty neighbourhood (EMPTY is 0, the border is not) makes the move legal
+            // (no ko, no suicide) and neither an eye nor a self-atari.
+            if self.pattern3(p) == 0 {
+                return Some(p);
+            }
+        }
+        None
     }
 
     /// Groups next to the last move left with two liberties: take one from an opponent group
@@ -474,6 +501,7 @@ impl Board {
         let opening = big && self.empty_count() * 10 > n * n * 9;
         let line1_k = eq(K::PRIOR_LINE1);
         let line3_k = eq(K::PRIOR_LINE3);
+        let corner_k = eq(K::PRIOR_CORNER);
         // The learned priors (see `move_features`): each move's strength relative to the
         // best move's, as wins out of `learned_k` visits.
         let learned_k = eq(K::PRIOR_LEARNED);
@@ -573,6 +601,11 @@ impl Board {
                         // The open centre before the corners and sides are taken.
                         _ if opening => bonus(line1_k / 2.0, 0.0),
                         _ => {}
+                    }
+                    // The 3-3, 3-4 and 4-4 points of a corner still empty: corners first.
+                    let (lx, ly) = (x.min(n - 1 - x), y.min(n - 1 - y));
+                    if (2..=3).contains(&lx) && (2..=3).contains(&ly) && self.empty_around(p, 3) {
+                        bonus(corner_k, corner_k);
                     }
                 }
             }

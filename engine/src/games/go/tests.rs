@@ -418,3 +418,34 @@ fn playouts_kill_a_corner_nakade() {
         );
     }
 }
+
+#[test]
+fn fill_the_board_takes_only_open_space() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut b = Board::new(19);
+    // Stones on every third point of every third line leave no empty 3x3 block but near the
+    // edge, where the border breaks it: no candidate at all.
+    for y in (1..19).step_by(3) {
+        for x in (1..19).step_by(3) {
+            b.setup_stone(b.point(x, y), Side::First).unwrap();
+        }
+    }
+    for _ in 0..200 {
+        assert_eq!(b.fill_board_move(&mut rng), None);
+    }
+    // An open 19x19 board: every answer has eight empty neighbours on the board.
+    let mut b = Board::new(19);
+    b.setup_stone(b.point(3, 3), Side::First).unwrap();
+    b.setup_stone(b.point(15, 15), Side::Second).unwrap();
+    let mut seen = 0;
+    for _ in 0..200 {
+        if let Some(p) = b.fill_board_move(&mut rng) {
+            seen += 1;
+            let (x, y) = b.coords(p);
+            assert!((1..18).contains(&x) && (1..18).contains(&y), "{x},{y}");
+            assert!(b.at(p) == EMPTY && b.pattern3(p) == 0);
+            assert!(b.is_legal_fast(p, Side::First));
+        }
+    }
+    assert!(seen > 150, "{seen}");
+}
