@@ -44,7 +44,8 @@ pub struct GtpArgs {
     /// Playouts per move at most.
     #[arg(long)]
     pub playouts: Option<u64>,
-    /// Milliseconds per move when the controller sets no clock (default 2000).
+    /// Milliseconds per move when the controller sets no clock (default 2000; none with
+    /// `--playouts`, `--rank` or `--level`, which fix the effort).
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Think on the opponent's time.
@@ -96,6 +97,12 @@ impl GtpArgs {
         }
         if let Some(rank) = &self.rank {
             s.skill = options::rank_skill(rank).flatten();
+        }
+        // A playout cap asked for on the command line is a fixed effort: with no clock from
+        // the controller it is not cut short by the default move time (on a slow or loaded
+        // machine it would be), unless `--movetime` is given too.
+        if self.movetime.is_none() && (s.max_playouts.is_some() || s.skill.is_some()) {
+            s.movetime_ms = tetrarch::time::MAX_CLOCK_MS as u64;
         }
         s
     }

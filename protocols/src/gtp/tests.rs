@@ -604,3 +604,21 @@ fn a_short_clock_is_respected() {
     }
     g.finish();
 }
+
+#[test]
+fn a_playout_cap_is_not_cut_short_by_the_default_move_time() {
+    let year = tetrarch::time::MAX_CLOCK_MS as u64;
+    let args = |playouts: Option<u64>, movetime: Option<u64>| GtpArgs {
+        playouts,
+        movetime,
+        ..GtpArgs::default()
+    };
+    assert_eq!(args(None, None).settings().movetime_ms, 2000);
+    assert_eq!(args(Some(5000), None).settings().movetime_ms, year);
+    assert_eq!(args(Some(5000), Some(700)).settings().movetime_ms, 700);
+    let level = GtpArgs {
+        level: Some(5.0),
+        ..GtpArgs::default()
+    };
+    assert_eq!(level.settings().movetime_ms, year);
+}
