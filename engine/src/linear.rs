@@ -93,13 +93,15 @@ pub fn ramp<const N: usize>(low: S, high: S, curve: f64) -> [S; N] {
     out
 }
 
-/// A field of a weight table: a pair, or an array (of arrays) of pairs, walked in memory
-/// order.
+/// A field of a weight table: a pair, an array (of arrays) of pairs, or such an array on the
+/// heap ([`Heap`]), walked in memory order.
 pub trait Pairs {
     /// The number of pairs in the field.
     const COUNT: usize;
     /// Calls `f` on every pair, in memory order.
     fn each_mut(&mut self, f: &mut dyn FnMut(&mut S));
+    /// The index (in walk order) of the pair at address `at`, if it is one of this field's.
+    fn locate(&self, at: usize) -> Option<usize>;
 }
 
 impl Pairs for S {
@@ -107,6 +109,10 @@ impl Pairs for S {
     #[inline]
     fn each_mut(&mut self, f: &mut dyn FnMut(&mut S)) {
         f(self)
+    }
+    #[inline]
+    fn locate(&self, at: usize) -> Option<usize> {
+        (self as *const S as usize == at).then_some(0)
     }
 }
 
@@ -118,6 +124,42 @@ impl<T: Pairs, const N: usize> Pairs for [T; N] {
             t.each_mut(f);
         }
     }
+    #[inline]
+    fn locate(&self, at: usize) -> Option<usize> {
+        // An array's elements lie one after another: find the element by its address range,
+        // then the pair inside it (which may be a heap field of its own).
+        let start = self.as_ptr() as usize;
+        let size = std::mem::size_of::<T>();
+        if at < start || at >= start + N * size {
+            return None;
+        }
+        let k = (at - start) / size;
+        self[k].locate(at).map(|i| k * T::COUNT + i)
+    }
+}
+
+/// A field kept on the heap: a large table (the draughts patterns, some ten thousand pairs)
+/// that would make the weight table too big to build or move on a thread's stack. It walks,
+/// locates and counts as the array it holds; build one with [`heap`].
+pub type Heap<T> = Box<T>;
+
+impl<T: Pairs> Pairs for Box<T> {
+    const COUNT: usize = T::COUNT;
+    #[inline]
+    fn each_mut(&mut self, f: &mut dyn FnMut(&mut S)) {
+        (**self).each_mut(f)
+    }
+    #[inline]
+    fn locate(&self, at: usize) -> Option<usize> {
+        (**self).locate(at)
+    }
+}
+
+/// An `M` by `N` table of `fill` on the heap, built there (never whole on the stack).
+pub fn heap<const N: usize, const M: usize>(fill: S) -> Heap<[[S; N]; M]> {
+    let rows: Box<[[S; N]]> = (0..M).map(|_| [fill; N]).collect();
+    rows.try_into()
+        .unwrap_or_else(|_| unreachable!("M rows were collected"))
 }
 
 /// A tuned table as its generated file states it: each term's name and its pairs in visit
@@ -238,7 +280,9 @@ pub fn table_source(
 /// }
 /// ```
 ///
-/// The struct is `repr(C)`, so it is one flat array of pairs in declaration order. Derived:
+/// The struct is `repr(C)`, so it is one flat array of pairs in declaration order, but for
+/// [`Heap`] fields, whose pairs live behind a pointer (and still count in declaration order).
+/// Derived:
 /// `defaults()` (under the given name), `LEN`, `visit_mut`, `len`, `flat_index`, `from_flat`,
 /// `overlay` (a [`Tuned`] file's terms by name over a table) and `overlay_errors`, `to_text`
 /// and `parse_over` (one `name mg eg` line per pair, `name_i` inside an array), and
@@ -308,12 +352,18 @@ macro_rules! weights {
             }
 
             /// The flat index (in [`visit_mut`](Self::visit_mut) order) of `field`, a pair
-            /// inside the table whose address is `base`.
+            /// of `table`. Panics if it is not one.
             #[inline]
-            pub fn flat_index(base: usize, field: &$crate::linear::S) -> usize {
+            pub fn flat_index(table: &$name, field: &$crate::linear::S) -> usize {
                 let at = field as *const $crate::linear::S as usize;
-                debug_assert!(at >= base && at < base + ::std::mem::size_of::<$name>());
-                (at - base) / ::std::mem::size_of::<$crate::linear::S>()
+                let mut offset = 0;
+                $(
+                    if let Some(i) = $crate::linear::Pairs::locate(&table.$field, at) {
+                        return offset + i;
+                    }
+                    offset += <$ty as $crate::linear::Pairs>::COUNT;
+                )*
+                panic!("a pair outside the {} table (of {} pairs)", $game, offset)
             }
 
             /// `base` with every pair replaced by `values`, in visit order.
@@ -416,7 +466,12 @@ macro_rules! weights {
             /// Reads `name mg eg` lines over a copy of `self`; blank lines and `#` comments
             /// are skipped. An unknown name or a malformed line is an error naming it.
             pub fn parse_over(&self, text: &str) -> Result<$name, String> {
-                let names = Self::pair_names();
+                // By name through a map: a table of pattern weights has tens of thousands.
+                let names: ::std::collections::HashMap<String, usize> = Self::pair_names()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, n)| (n, i))
+                    .collect();
                 let mut values = Vec::with_capacity(Self::LEN);
                 self.clone().visit_mut(|_, _, s| values.push((s.0, s.1)));
                 for (n, line) in text.lines().enumerate() {
@@ -428,9 +483,8 @@ macro_rules! weights {
                     let [name, mg, eg] = fields[..] else {
                         return Err(format!("line {}: expected 'name mg eg'", n + 1));
                     };
-                    let i = names
-                        .iter()
-                        .position(|x| x == name)
+                    let i = *names
+                        .get(name)
                         .ok_or_else(|| format!("line {}: unknown weight '{name}'", n + 1))?;
                     let parse = |t: &str| {
                         t.parse::<i32>()
@@ -666,11 +720,9 @@ pub struct Danger {
 
 /// The sink of tuning: each weight's count (the first player's less the second's) by flat
 /// index, the fixed part, and the king-danger units, for a [`LinearForm`].
-pub struct Tracer {
-    /// Address of the table, to turn a field reference into its flat index.
-    base: usize,
-    /// The table's `flat_index` (from [`weights!`](crate::weights)).
-    index: fn(usize, &S) -> usize,
+pub struct Tracer<'a> {
+    /// The traced table's `flat_index` (from [`weights!`](crate::weights)), bound to it.
+    index: Box<dyn Fn(&S) -> usize + 'a>,
     /// (flat index, count), in the order read; an index may recur.
     pub counts: Vec<(usize, i32)>,
     /// The sum of the values no weight moves, from the first player's view.
@@ -685,13 +737,12 @@ fn first(side: Side) -> bool {
     side == Side::First
 }
 
-impl Tracer {
+impl<'a> Tracer<'a> {
     /// A tracer of reads from `table`, whose fields `index` numbers
     /// (`Weights::flat_index`).
-    pub fn new<T>(table: &T, index: fn(usize, &S) -> usize) -> Tracer {
+    pub fn new<T>(table: &'a T, index: fn(&T, &S) -> usize) -> Tracer<'a> {
         Tracer {
-            base: table as *const T as usize,
-            index,
+            index: Box::new(move |s| index(table, s)),
             counts: Vec::with_capacity(128),
             fixed: S(0, 0),
             pending: Default::default(),
@@ -701,7 +752,7 @@ impl Tracer {
 
     /// The flat index of `w`, a field of the traced table.
     pub fn index_of(&self, w: &S) -> usize {
-        (self.index)(self.base, w)
+        (self.index)(w)
     }
 
     /// Every count into `f` at `mg` per unit for the midgame half and `eg_scale * eg` for
@@ -731,7 +782,7 @@ impl Tracer {
     }
 }
 
-impl Sink for Tracer {
+impl Sink for Tracer<'_> {
     const TRACE: bool = true;
     fn term(&mut self, side: impl Into<Side>, w: &S, count: i32) -> S {
         if count != 0 {
@@ -964,14 +1015,54 @@ mod tests {
         let mut w = Toy::start();
         let base = &w as *const Toy as usize;
         let mut seen = Vec::new();
-        w.visit_mut(|name, i, s| seen.push((name, i, Toy::flat_index(base, s))));
-        assert_eq!(seen[0], ("one", 0, 0));
-        assert_eq!(seen[1], ("grid", 0, 1));
-        assert_eq!(seen[6], ("grid", 5, 6));
-        assert_eq!(seen[8], ("list", 1, 8));
-        let w = Toy::start();
-        let base = &w as *const Toy as usize;
-        assert_eq!(Toy::flat_index(base, &w.grid[1][0]), 4);
+        w.visit_mut(|name, i, s| seen.push((name, i, s as *const S as usize)));
+        let at = |k: usize| seen[k].2 - base;
+        assert_eq!((seen[0].0, seen[0].1, at(0)), ("one", 0, 0));
+        assert_eq!((seen[1].0, seen[1].1), ("grid", 0));
+        assert_eq!((seen[6].0, seen[6].1), ("grid", 5));
+        assert_eq!((seen[8].0, seen[8].1), ("list", 1));
+        // Laid out flat: the k-th pair visited is the k-th in memory.
+        for k in 0..seen.len() {
+            assert_eq!(at(k), k * std::mem::size_of::<S>());
+        }
+        assert_eq!(Toy::flat_index(&w, &w.one), 0);
+        assert_eq!(Toy::flat_index(&w, &w.grid[1][0]), 4);
+        assert_eq!(Toy::flat_index(&w, &w.list[1]), 8);
+    }
+
+    crate::weights! {
+        /// A table with a heap field between inline ones.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Big for "big", rows 1, defaults start {
+            pub one: S = S(1, 2),
+            pub table: Heap<[[S; 3]; 2]> = heap(S(0, 1)),
+            pub last: [S; 2] = [S(5, 6), S(7, 8)],
+        }
+    }
+
+    #[test]
+    fn a_heap_field_counts_and_locates_in_declaration_order() {
+        assert_eq!(Big::LEN, 9);
+        let w = Big::start();
+        assert_eq!(*w.table, [[S(0, 1); 3]; 2]);
+        assert_eq!(Big::flat_index(&w, &w.one), 0);
+        assert_eq!(Big::flat_index(&w, &w.table[0][0]), 1);
+        assert_eq!(Big::flat_index(&w, &w.table[1][2]), 6);
+        assert_eq!(Big::flat_index(&w, &w.last[0]), 7);
+        assert_eq!(Big::flat_index(&w, &w.last[1]), 8);
+        let mut names = Vec::new();
+        w.clone().visit_mut(|name, i, _| names.push((name, i)));
+        assert_eq!(names[6], ("table", 5));
+        let mut t = Tracer::new(&w, Big::flat_index);
+        assert_eq!(t.term(Side::Second, &w.table[1][0], 2), S(0, 2));
+        assert_eq!(t.counts, vec![(4, -2)]);
+        let flat: Vec<(i32, i32)> = (0..9).map(|i| (i, -i)).collect();
+        let back = Big::from_flat(&w, &flat).unwrap();
+        assert_eq!(back.table[1][2], S(6, -6));
+        let src = back.tuned_source("");
+        assert!(src.contains("(\"table\", &[\n        (1, -1),\n"), "{src}");
+        const FILE: Tuned = &[("table", &[(9, 9); 6])];
+        assert_eq!(*w.clone().overlay(FILE).table, [[S(9, 9); 3]; 2]);
     }
 
     #[test]

@@ -608,7 +608,9 @@ impl LinearEval<Board> for ChessEval {
     /// term's endgame half but the tempo's; mop-up is the constant; king danger is a quadratic
     /// term over the unit weights' midgame halves.
     fn linear_form(&mut self, b: &Board) -> LinearForm {
-        let mut t = Tracer::new(&*self.w, Weights::flat_index);
+        // A handle of its own: the tracer borrows the table while `terms` takes `self`.
+        let w = Arc::clone(&self.w);
+        let mut t = Tracer::new(&*w, Weights::flat_index);
         let mut summed = Summed::new(&mut t);
         self.terms(b, &mut summed);
         let total = summed.sum;
@@ -907,7 +909,8 @@ mod tests {
             // The drawish scaling and king danger are fixed at the first table's values, so
             // compare where neither moved.
             let traced = |e: &mut ChessEval| {
-                let mut t = Tracer::new(e.weights(), Weights::flat_index);
+                let w = Arc::clone(&e.w);
+                let mut t = Tracer::new(&*w, Weights::flat_index);
                 let mut summed = Summed::new(&mut t);
                 e.terms(b, &mut summed);
                 let total = summed.sum;

@@ -1,6 +1,7 @@
 //! The draughts evaluation: material, tempo and development, centre, left-right balance,
-//! outposts, runaway men and breakthroughs, locked formations, king activity, and trading down
-//! when ahead; plus a scaling of drawish endgames.
+//! outposts, runaway men and breakthroughs, locked formations, king activity, trading down
+//! when ahead, and learned patterns of men in 4x4 regions (`patterns`); plus a scaling of
+//! drawish endgames.
 //!
 //! Scheme: every term is counted from each player's own side and scored White minus Black.
 //! Black's pieces are first turned half a board round ([`rotate`]: square `s` becomes `51 - s`,
@@ -21,6 +22,7 @@ use std::sync::Arc;
 
 use super::bitbase::{Bitbases, Wdl};
 use super::board::Board;
+use super::patterns::{self, OWN_REGIONS};
 use super::squares::{shift, Bits, VALID};
 use super::weights::{Weights, S};
 use crate::game::{Evaluator, Side, Verdict};
@@ -123,8 +125,9 @@ const HAS_UP_RIGHT: u64 = shift(VALID, 5);
 /// phase, for a tuner: `evaluate = scale((Σ mg[i]·c[i]·phase + Σ eg[i]·c[i]·(40-phase)) / 40)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
-    /// By flat index ([`Weights::visit_mut`] order).
-    pub counts: [i32; Weights::LEN],
+    /// (flat index in [`Weights::visit_mut`] order, count), by increasing index, the nonzero
+    /// counts only (the pattern tables make the table large and a position's use of it sparse).
+    pub counts: Vec<(usize, i32)>,
     /// Men on the board, 0..=40 (40 = pure middlegame weights).
     pub phase: i32,
 }
@@ -158,6 +161,7 @@ fn side_terms<K: Sink>(
     kings: u64,
     their: u64,
     their_kings: u64,
+    patterns: bool,
 ) {
     let own = men | kings;
     let empty = VALID & !(own | their);
@@ -213,6 +217,17 @@ fn side_terms<K: Sink>(
         men & (!HAS_UP_LEFT | enemy_ul) & (!HAS_UP_RIGHT | enemy_ur) & (enemy_ul | enemy_ur);
     acc.add(&w.locked, count(locked));
 
+    // Kings are not part of a pattern: they count as empty squares there.
+    if patterns {
+        let their_men = their & !their_kings;
+        for r in &OWN_REGIONS {
+            acc.add(
+                &w.pattern[r.class as usize][patterns::state(men, their_men, r)],
+                1,
+            );
+        }
+    }
+
     if kings != 0 {
         acc.add(&w.king_diagonal, count(kings & MAIN_DIAGONAL));
         let mut around = 0;
@@ -223,9 +238,10 @@ fn side_terms<K: Sink>(
     }
 }
 
-/// Feeds every term of the position to `acc` (White minus Black); returns the phase.
+/// Feeds every term of the position to `acc` (White minus Black); returns the phase. Without
+/// `patterns` the pattern term is skipped, which changes nothing when its weights are all zero.
 #[inline(always)]
-fn terms<K: Sink>(acc: &mut Summed<'_, K>, t: &Weights, board: &Board) -> i32 {
+fn terms<K: Sink>(acc: &mut Summed<'_, K>, t: &Weights, board: &Board, patterns: bool) -> i32 {
     let (w, b) = (board.pieces(Side::First), board.pieces(Side::Second));
     let (wk, bk) = (board.kings(Side::First), board.kings(Side::Second));
     let (wm, bm) = (w & !wk, b & !bk);
@@ -239,6 +255,7 @@ fn terms<K: Sink>(acc: &mut Summed<'_, K>, t: &Weights, board: &Board) -> i32 {
         wk,
         b,
         bk,
+        patterns,
     );
     side_terms(
         &mut Signed {
@@ -250,6 +267,7 @@ fn terms<K: Sink>(acc: &mut Summed<'_, K>, t: &Weights, board: &Board) -> i32 {
         rotate(bk),
         rotate(w),
         rotate(wk),
+        patterns,
     );
     let pieces = count(w | b);
     acc.add(
@@ -297,9 +315,15 @@ fn scale_eighths(board: &Board, v: i32) -> i32 {
 
 /// The evaluation of `board` under `w`, from the side to move's view.
 pub fn evaluate_with(w: &Weights, board: &Board) -> i32 {
+    evaluate_in(w, true, board)
+}
+
+/// [`evaluate_with`], skipping the pattern term unless `patterns` (see [`terms`]).
+#[inline(always)]
+fn evaluate_in(w: &Weights, patterns: bool, board: &Board) -> i32 {
     let mut play = Play;
     let mut sum = Summed::new(&mut play);
-    let phase = terms(&mut sum, w, board);
+    let phase = terms(&mut sum, w, board, patterns);
     let v = finish(board, sum.sum.0, sum.sum.1, phase);
     if board.side() == Side::First {
         v
@@ -313,26 +337,40 @@ pub fn trace(board: &Board) -> Trace {
     // Any table will do: only the addresses of its pairs are read.
     let w = Weights::zero();
     let mut t = Tracer::new(&w, Weights::flat_index);
-    let phase = terms(&mut Summed::new(&mut t), &w, board);
-    let mut counts = [0; Weights::LEN];
-    for (i, n) in t.counts {
-        counts[i] += n;
+    let phase = terms(&mut Summed::new(&mut t), &w, board, true);
+    let mut counts = t.counts;
+    counts.sort_unstable_by_key(|&(i, _)| i);
+    let mut merged: Vec<(usize, i32)> = Vec::with_capacity(counts.len());
+    for (i, n) in counts {
+        match merged.last_mut() {
+            Some(last) if last.0 == i => last.1 += n,
+            _ => merged.push((i, n)),
+        }
     }
-    Trace { counts, phase }
+    merged.retain(|&(_, n)| n != 0);
+    Trace {
+        counts: merged,
+        phase,
+    }
 }
 
 /// The draughts [`Evaluator`]: a weight table (by default the tuned one, [`Weights::tuned`]),
 /// and optionally the endgame tables, which answer [`Evaluator::probe`].
 #[derive(Clone, Debug)]
 pub struct Eval {
-    weights: Weights,
+    /// Shared: with the pattern tables the table is some hundred kilobytes, and every search
+    /// thread holds an evaluator.
+    weights: Arc<Weights>,
+    /// Whether any pattern weight is nonzero: play skips the pattern term otherwise.
+    patterns: bool,
     bitbases: Option<Arc<Bitbases>>,
 }
 
 impl Eval {
     pub fn new(weights: Weights) -> Eval {
         Eval {
-            weights,
+            patterns: weights.has_patterns(),
+            weights: Arc::new(weights),
             bitbases: None,
         }
     }
@@ -367,7 +405,7 @@ impl Default for Eval {
 impl Evaluator<Board> for Eval {
     #[inline]
     fn evaluate(&mut self, pos: &Board) -> i32 {
-        evaluate_with(&self.weights, pos)
+        evaluate_in(&self.weights, self.patterns, pos)
     }
 
     /// The table result: a win or loss in the known-result band, ordered by the static
@@ -382,7 +420,7 @@ impl Evaluator<Board> for Eval {
         };
         Some(crate::score::known_result(
             verdict,
-            evaluate_with(&self.weights, pos),
+            evaluate_in(&self.weights, self.patterns, pos),
         ))
     }
 }
@@ -397,21 +435,20 @@ impl LinearEval<Board> for Eval {
             .with_bitbases(self.bitbases.clone()))
     }
 
-    /// [`trace`]'s counts with the phase blend folded in, times the drawish-endgame factor
+    /// The traced counts with the phase blend folded in, times the drawish-endgame factor
     /// that the current weights' sum selects (it depends on the sign of the evaluation only).
     fn linear_form(&mut self, b: &Board) -> LinearForm {
-        let t = trace(b);
-        let (mg, eg) = weighted_sums(&self.weights, &t);
-        let v = (mg * t.phase + eg * (40 - t.phase)) / 40;
+        let w = &*self.weights;
+        let mut t = Tracer::new(w, Weights::flat_index);
+        let mut sum = Summed::new(&mut t);
+        let phase = terms(&mut sum, w, b, true);
+        let S(mg, eg) = sum.sum;
+        let v = (mg * phase + eg * (40 - phase)) / 40;
         let f = scale_eighths(b, v) as f32 / 8.0;
-        let mg_f = t.phase as f32 / 40.0 * f;
-        let eg_f = (40 - t.phase) as f32 / 40.0 * f;
+        let mg_f = phase as f32 / 40.0 * f;
+        let eg_f = (40 - phase) as f32 / 40.0 * f;
         let mut form = FormBuilder::new();
-        for (i, &n) in t.counts.iter().enumerate() {
-            if n != 0 {
-                form.term(i, n as f32 * mg_f, n as f32 * eg_f);
-            }
-        }
+        t.fold_counts(&mut form, mg_f, 1.0, eg_f);
         form.build()
     }
 
@@ -421,14 +458,12 @@ impl LinearEval<Board> for Eval {
 }
 
 /// The phase halves of the evaluation before blending: `t`'s counts times `w`'s pairs.
+#[cfg(test)]
 fn weighted_sums(w: &Weights, t: &Trace) -> (i32, i32) {
-    let (mut mg, mut eg, mut i) = (0, 0, 0);
-    w.clone().visit_mut(|_, _, s| {
-        mg += s.0 * t.counts[i];
-        eg += s.1 * t.counts[i];
-        i += 1;
-    });
-    (mg, eg)
+    let list = w.weight_list();
+    t.counts.iter().fold((0, 0), |(mg, eg), &(i, n)| {
+        (mg + list[i].mg * n, eg + list[i].eg * n)
+    })
 }
 
 #[cfg(test)]
@@ -545,6 +580,72 @@ mod tests {
         assert!(e.with_weights(&values[1..]).is_err());
     }
 
+    /// The handset table with every pattern weight set to an arbitrary, distinct value.
+    fn with_patterns() -> Weights {
+        let mut w = Weights::handset();
+        for (c, table) in w.pattern.iter_mut().enumerate() {
+            for (i, s) in table.iter_mut().enumerate() {
+                let h = (i as i32 * 7919 + c as i32 * 104_729) % 61 - 30;
+                *s = S(h, (h * 13) % 41);
+            }
+        }
+        w
+    }
+
+    #[test]
+    fn patterns_keep_colour_symmetry_and_the_linear_form() {
+        let w = with_patterns();
+        assert!(w.has_patterns());
+        assert!(!Weights::handset().has_patterns());
+        let fens = [
+            crate::games::draughts::START_FEN,
+            "W:W28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20",
+            "B:W17,K46,33,34:B5,K10,12,19",
+            "W:W6,27,28,32,33,38,K44:B12,13,K21,22,23,24,25",
+            "B:W11,31,32,36:B15,20,25,K40",
+        ];
+        for fen in fens {
+            let b = Board::from_text(fen).unwrap();
+            let m = Board::from_text(&mirrored(fen)).unwrap();
+            assert_eq!(evaluate_with(&w, &b), evaluate_with(&w, &m), "{fen}");
+            let mut e = Eval::new(w.clone());
+            let pairs: Vec<(f32, f32)> = e
+                .weight_list()
+                .iter()
+                .map(|x| (x.mg as f32, x.eg as f32))
+                .collect();
+            let white = if b.side() == Side::First { 1 } else { -1 } * e.evaluate(&b);
+            let v = e.linear_form(&b).value(&pairs);
+            assert!((v - white as f32).abs() <= 2.0, "{fen}: {v} vs {white}");
+        }
+        // The start: each player scores its own eight regions, White 31-50 and Black 1-20 seen
+        // from its side, which are the same contents; the patterns cancel.
+        let start = Board::from_text(crate::games::draughts::START_FEN).unwrap();
+        assert_eq!(evaluate_with(&w, &start), 0);
+        // A pattern moves the score: one White man's region entry changed alone.
+        let fen = "W:W31,32,33:B3,4,5";
+        let b = Board::from_text(fen).unwrap();
+        let before = evaluate_with(&w, &b);
+        let t = trace(&b);
+        let list = w.weight_list();
+        let (i, n) = *t
+            .counts
+            .iter()
+            .find(|&&(i, _)| list[i].name == "pattern")
+            .unwrap();
+        assert_eq!(n.abs(), 1);
+        let mut changed = w.clone();
+        let mut k = 0;
+        changed.visit_mut(|_, _, s| {
+            if k == i {
+                *s += S(400, 400);
+            }
+            k += 1;
+        });
+        let after = evaluate_with(&changed, &b);
+        assert_eq!((after - before).signum(), n.signum(), "{before} {after}");
+    }
+
     #[test]
     fn trace_reproduces_the_evaluation() {
         for fen in [
@@ -555,7 +656,7 @@ mod tests {
         ] {
             let b = Board::from_text(fen).unwrap();
             let t = trace(&b);
-            let w = Weights::handset();
+            let w = with_patterns();
             let (mg, eg) = weighted_sums(&w, &t);
             let white = finish(&b, mg, eg, t.phase);
             let stm = if b.side() == Side::First {

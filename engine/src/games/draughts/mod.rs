@@ -6,7 +6,7 @@
 //! `board` the copy-make position with its history and rule counters; `movegen` the quiet and
 //! majority-capture generators; `rules` the results by rule; `zobrist` the keys; `notation` FEN,
 //! Hub and move text; `position` the trait glue; `perft` the bulk-counting perft of both conventions; `eval` the
-//! evaluation over the weight table in `weights`.
+//! evaluation over the weight table in `weights`, `patterns` its 4x4 region patterns.
 
 pub mod bench;
 pub mod bitbase;
@@ -15,6 +15,7 @@ pub mod eval;
 mod movegen;
 mod moves;
 mod notation;
+pub mod patterns;
 mod perft;
 mod position;
 mod rules;
