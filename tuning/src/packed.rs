@@ -153,6 +153,13 @@ impl Record {
     }
 }
 
+/// Whether a data file's bytes are records rather than `datagen` text: byte 26 of every record
+/// is its result (0, 1 or 2), a control character no text line holds (a text file's first 32
+/// bytes are all part of its first FEN). How `texel` takes either format through one `-data`.
+pub fn is_records(bytes: &[u8]) -> bool {
+    bytes.len() >= RECORD_BYTES && bytes[26] <= 2
+}
+
 /// Reads every whole record of a file's bytes (a partial last record is ignored).
 pub fn records(bytes: &[u8]) -> impl Iterator<Item = Record> + '_ {
     bytes
@@ -184,6 +191,10 @@ mod tests {
             r.pieces(|_, _, _| n += 1);
             assert_eq!(n, b.occupied().count_ones());
         }
+        // Record files and text files are told apart.
+        assert!(is_records(&Record::new(&b, 5, 2).0));
+        assert!(!is_records(format!("{} | 5 | 1.0\n", b.to_text()).as_bytes()));
+        assert!(!is_records(b"8/8/8/8/8/8/8/8 w"));
         // Scores beyond i16 are clamped, not wrapped.
         let b = Board::start();
         assert_eq!(Record::new(&b, 99_999, 1).score(), 32000);
