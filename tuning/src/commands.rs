@@ -560,6 +560,39 @@ mod tests {
     }
 
     #[test]
+    fn text_and_record_files_read_as_the_same_samples() {
+        let text = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 35 | 1.0
+r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 | -20 | 0.5
+4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 0.0
+";
+        let mut bin = Vec::new();
+        crate::convert::convert(text.as_bytes(), &mut bin).unwrap();
+        let dir = std::env::temp_dir().join(format!("texel-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (t, b) = (dir.join("d.txt"), dir.join("d.bin"));
+        std::fs::write(&t, text).unwrap();
+        std::fs::write(&b, &bin).unwrap();
+        let key = |s: &datagen::Sample| (s.fen.clone(), s.score, (s.result * 2.0) as i32);
+        let from_text: Vec<_> = read_samples(&[t.clone()], usize::MAX, true).unwrap();
+        let mixed = read_samples(&[b.clone(), t.clone()], usize::MAX, true).unwrap();
+        assert_eq!(from_text.len(), 3);
+        assert_eq!(mixed.len(), 6);
+        for (x, y) in mixed[..3].iter().zip(&from_text) {
+            assert_eq!(key(x), key(y));
+        }
+        assert_eq!(
+            read_samples(&[b.clone(), t.clone()], 4, true)
+                .unwrap()
+                .len(),
+            4
+        );
+        // A game without a packed form refuses records rather than misreading them.
+        assert!(read_samples(&[b], usize::MAX, false).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_split_holds_out_about_the_share_asked() {
         let split = Split {
             holdout: 0.1,

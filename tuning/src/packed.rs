@@ -191,12 +191,15 @@ mod tests {
             r.pieces(|_, _, _| n += 1);
             assert_eq!(n, b.occupied().count_ones());
         }
-        // Record files and text files are told apart.
-        assert!(is_records(&Record::new(&b, 5, 2).0));
-        assert!(!is_records(format!("{} | 5 | 1.0\n", b.to_text()).as_bytes()));
-        assert!(!is_records(b"8/8/8/8/8/8/8/8 w"));
         // Scores beyond i16 are clamped, not wrapped.
         let b = Board::start();
+        // Record files and text files are told apart (a record's byte 26 is its result).
+        for result in 0..=2 {
+            assert!(is_records(&Record::new(&b, 5, result).0));
+        }
+        let line = format!("{} | 5 | 1.0\n", b.to_text());
+        assert!(!is_records(line.as_bytes()));
+        assert!(!is_records(b"8/8/8/8/8/8/8/8 w"));
         assert_eq!(Record::new(&b, 99_999, 1).score(), 32000);
         // A random game's positions all survive the round trip.
         let mut b = Board::start();
