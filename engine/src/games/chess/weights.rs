@@ -139,6 +139,15 @@ crate::weights! {
             S(0, 0),
         ],
         pub tempo: S = S(18, 8),
+        /// Per square both sides attack that the enemy does not hold strongly (by a pawn, or
+        /// twice against our once): pieces whose moves are contested.
+        pub restricted: S = S(4, 4),
+        /// Per square of Chebyshev distance from our king to our nearest pawn.
+        pub king_pawn_distance: S = S(0, -8),
+        /// A king on a flank (its file's four-file side) with no pawn of either colour.
+        pub pawnless_flank: S = S(-10, -40),
+        /// Our rook on a passed pawn's file behind it.
+        pub rook_behind_passer: S = S(0, 15),
     }
 }
 
