@@ -359,8 +359,9 @@ mod tests {
         );
         assert_eq!(Weights::overlay_errors(FITTED), Vec::<String>::new());
         // Material 5, tables 6 x 64, mobility 9 + 14 + 15 + 28, pawns 4 x 8 + 3 + 8, pieces 6,
-        // threats 3 x 6 + 1, king 6 + 6 + 1 + 8 + 1, later terms 4 + 8, tempo 1.
-        assert_eq!(Weights::LEN, 5 + 384 + 66 + 43 + 6 + 19 + 22 + 12 + 1);
+        // threats 3 x 6 + 1, king 6 + 6 + 1 + 8 + 1, later terms 4 + 8, tempo 1, and the four
+        // after it (restricted, king-pawn distance, pawnless flank, rook behind a passer).
+        assert_eq!(Weights::LEN, 5 + 384 + 66 + 43 + 6 + 19 + 22 + 12 + 1 + 4);
     }
 
     /// The engine's table file is the writer's output: a tuner's file replaces it as it is.
