@@ -574,7 +574,7 @@ r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 | -20 | 0.5
         std::fs::write(&t, text).unwrap();
         std::fs::write(&b, &bin).unwrap();
         let key = |s: &datagen::Sample| (s.fen.clone(), s.score, (s.result * 2.0) as i32);
-        let from_text: Vec<_> = read_samples(&[t.clone()], usize::MAX, true).unwrap();
+        let from_text = read_samples(std::slice::from_ref(&t), usize::MAX, true).unwrap();
         let mixed = read_samples(&[b.clone(), t.clone()], usize::MAX, true).unwrap();
         assert_eq!(from_text.len(), 3);
         assert_eq!(mixed.len(), 6);
