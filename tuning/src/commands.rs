@@ -16,6 +16,7 @@ use tetrarch::games::{Game, GameKind, WithGame};
 use tetrarch::linear::LinearEval;
 
 use crate::datagen::{self, DatagenConfig};
+use crate::packed::{self, Pack};
 use crate::texel::{self, Dataset, FitConfig};
 
 /// Parsed `-key value` arguments.
@@ -208,7 +209,7 @@ minimising the squared difference between sigmoid(K * eval) and the result, then
 table back as the game's Rust source.
 
   -game chess|xiangqi|draughts   the game
-  -data FILE[,FILE...]     datagen files
+  -data FILE[,FILE...]     datagen files, text or binary records (-format bin, convert)
   -out FILE                write the fitted table here (engine/src/games/<game>/tuned.rs)
   -epochs N                full passes of Adam (default 1000)
   -lr X                    Adam step size in weight units (default 1.0)
@@ -299,18 +300,43 @@ struct Split {
     max_positions: usize,
 }
 
-fn read_samples(files: &[PathBuf], max: usize) -> Result<Vec<datagen::Sample>, String> {
+/// Reads the samples of `files` (at most `max`), each file either `datagen` text or binary
+/// records ([`packed::is_records`] tells them apart; records hold chess only, so `records_ok`
+/// says whether the game can read them). A record becomes the sample its text line would be.
+fn read_samples(
+    files: &[PathBuf],
+    max: usize,
+    records_ok: bool,
+) -> Result<Vec<datagen::Sample>, String> {
     let mut out = Vec::new();
     for f in files {
-        let file =
-            std::fs::File::open(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-        for line in std::io::BufReader::new(file).lines() {
-            let line = line.map_err(|e| format!("reading {}: {e}", f.display()))?;
-            if let Some(s) = datagen::parse_line(&line) {
-                out.push(s);
+        let bytes = std::fs::read(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        if packed::is_records(&bytes) {
+            if !records_ok {
+                return Err(format!(
+                    "{} holds binary records, which are chess only",
+                    f.display()
+                ));
+            }
+            for r in packed::records(&bytes) {
                 if out.len() >= max {
                     return Ok(out);
                 }
+                out.push(datagen::Sample {
+                    fen: r.fen(),
+                    score: r.score(),
+                    result: r.result() as f32 / 2.0,
+                });
+            }
+            continue;
+        }
+        for line in bytes.lines() {
+            let line = line.map_err(|e| format!("reading {}: {e}", f.display()))?;
+            if let Some(s) = datagen::parse_line(&line) {
+                if out.len() >= max {
+                    return Ok(out);
+                }
+                out.push(s);
             }
         }
     }
@@ -387,7 +413,8 @@ fn run_texel<P: Notation, E: LinearEval<P>>(
     command: &str,
 ) -> Result<(), String> {
     let t0 = Instant::now();
-    let samples = read_samples(files, split.max_positions)?;
+    let records_ok = P::start().pack(0, 1).is_some();
+    let samples = read_samples(files, split.max_positions, records_ok)?;
     eprintln!(
         "texel: read {} positions in {:.1}s",
         samples.len(),
@@ -530,6 +557,39 @@ mod tests {
         );
         let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         assert_eq!(epd_to_fen(fen), fen);
+    }
+
+    #[test]
+    fn text_and_record_files_read_as_the_same_samples() {
+        let text = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 35 | 1.0
+r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 | -20 | 0.5
+4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 0.0
+";
+        let mut bin = Vec::new();
+        crate::convert::convert(text.as_bytes(), &mut bin).unwrap();
+        let dir = std::env::temp_dir().join(format!("texel-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (t, b) = (dir.join("d.txt"), dir.join("d.bin"));
+        std::fs::write(&t, text).unwrap();
+        std::fs::write(&b, &bin).unwrap();
+        let key = |s: &datagen::Sample| (s.fen.clone(), s.score, (s.result * 2.0) as i32);
+        let from_text = read_samples(std::slice::from_ref(&t), usize::MAX, true).unwrap();
+        let mixed = read_samples(&[b.clone(), t.clone()], usize::MAX, true).unwrap();
+        assert_eq!(from_text.len(), 3);
+        assert_eq!(mixed.len(), 6);
+        for (x, y) in mixed[..3].iter().zip(&from_text) {
+            assert_eq!(key(x), key(y));
+        }
+        assert_eq!(
+            read_samples(&[b.clone(), t.clone()], 4, true)
+                .unwrap()
+                .len(),
+            4
+        );
+        // A game without a packed form refuses records rather than misreading them.
+        assert!(read_samples(&[b], usize::MAX, false).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

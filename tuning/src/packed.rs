@@ -153,6 +153,13 @@ impl Record {
     }
 }
 
+/// Whether a data file's bytes are records rather than `datagen` text: byte 26 of every record
+/// is its result (0, 1 or 2), a control character no text line holds (a text file's first 32
+/// bytes are all part of its first FEN). How `texel` takes either format through one `-data`.
+pub fn is_records(bytes: &[u8]) -> bool {
+    bytes.len() >= RECORD_BYTES && bytes[26] <= 2
+}
+
 /// Reads every whole record of a file's bytes (a partial last record is ignored).
 pub fn records(bytes: &[u8]) -> impl Iterator<Item = Record> + '_ {
     bytes
@@ -186,6 +193,13 @@ mod tests {
         }
         // Scores beyond i16 are clamped, not wrapped.
         let b = Board::start();
+        // Record files and text files are told apart (a record's byte 26 is its result).
+        for result in 0..=2 {
+            assert!(is_records(&Record::new(&b, 5, result).0));
+        }
+        let line = format!("{} | 5 | 1.0\n", b.to_text());
+        assert!(!is_records(line.as_bytes()));
+        assert!(!is_records(b"8/8/8/8/8/8/8/8 w"));
         assert_eq!(Record::new(&b, 99_999, 1).score(), 32000);
         // A random game's positions all survive the round trip.
         let mut b = Board::start();

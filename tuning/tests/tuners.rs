@@ -117,7 +117,10 @@ fn labelled(count: usize, truth: &Weights, k: f64) -> Vec<Sample> {
 fn texel_repairs_a_damaged_table() {
     let truth = Weights::default();
     let k = 0.006;
-    let samples = labelled(3000, &truth, k);
+    // Enough positions that the passed pawns' weights are told apart from the terms that
+    // share their positions (the king's distance from its pawns, a rook behind a passer):
+    // 3000 sufficed before those terms, and left the passed pawns unrepaired after.
+    let samples = labelled(8000, &truth, k);
     // Knights and rooks made nearly worthless; the passed pawns' bonus reversed.
     let mut damaged = truth.clone();
     damaged.material[1] = S(120, 120);

@@ -8,9 +8,10 @@
 //! pawns; pawn structure (passed, isolated, doubled, backward, connected), cached per thread by
 //! the pawn key; passed-pawn dynamics (free path, king distances); bishop pair, bad bishop,
 //! rooks on open and semi-open files and the seventh rank, knight outposts; threats by pawns,
-//! minors and rooks and hanging pieces; king safety from attack units on the king zone, safe
-//! checks and weak zone squares (quadratic in the units), pawn shelter and open files by the
-//! king; a tempo bonus. A lone king against mating material is driven to the edge (to a
+//! minors and rooks and hanging pieces; squares both sides contest; king safety from attack
+//! units on the king zone, safe checks and weak zone squares (quadratic in the units), pawn
+//! shelter and open files by the king; the king's distance from its pawns and a pawnless flank
+//! by it; a rook behind a passed pawn; a tempo bonus. A lone king against mating material is driven to the edge (to a
 //! corner of the bishop's colour with bishop and knight) so that the search finds the mate.
 
 use std::sync::Arc;
@@ -461,6 +462,13 @@ impl ChessEval {
                 acc.add(us, &w.threat_by_king, by_king as i32);
             }
 
+            // Squares both attack that they do not hold strongly.
+            let strong = pawn_att[t] | (sides[t].double & !sides[u].double);
+            let restricted = (sides[t].all & sides[u].all & !strong).count_ones() as i32;
+            if restricted != 0 {
+                acc.add(us, &w.restricted, restricted);
+            }
+
             // King danger for them: quadratic in the attack units.
             let ksq = their_king;
             let zone = m.king_zone[t][ksq.index()];
@@ -538,9 +546,31 @@ impl ChessEval {
                 }
             }
 
+            // Our king's nearness to our pawns, and a flank of its with no pawns at all.
+            if own_pawns != 0 {
+                let near = squares(own_pawns)
+                    .map(|p| m.distance[ksq_own.index()][p.index()])
+                    .min()
+                    .unwrap_or(0);
+                if near > 1 {
+                    acc.add(us, &w.king_pawn_distance, near - 1);
+                }
+            }
+            let flank = match kf {
+                0..=2 => 0x0f0f_0f0f_0f0f_0f0fu64,
+                3..=4 => 0x3c3c_3c3c_3c3c_3c3cu64,
+                _ => 0xf0f0_f0f0_f0f0_f0f0u64,
+            };
+            if all_pawns & flank == 0 {
+                acc.add(us, &w.pawnless_flank, 1);
+            }
+
             // Passed pawns, with pieces and kings on the board.
             for sq in squares(passed[u]) {
                 let r = rel_rank(sq, us);
+                if b.pieces(us, PieceKind::Rook) & m.forward[t][sq.index()] != 0 {
+                    acc.add(us, &w.rook_behind_passer, 1);
+                }
                 let stop = push(sq.bb(), us);
                 if stop & b.occupied() == 0 && stop & sides[t].all == 0 {
                     acc.add(us, &w.passed_free[r], 1);

@@ -139,6 +139,15 @@ crate::weights! {
             S(0, 0),
         ],
         pub tempo: S = S(18, 8),
+        /// Per square both sides attack that the enemy does not hold strongly (by a pawn, or
+        /// twice against our once): pieces whose moves are contested.
+        pub restricted: S = S(4, 4),
+        /// Per square of Chebyshev distance from our king to our nearest pawn.
+        pub king_pawn_distance: S = S(0, -8),
+        /// A king on a flank (its file's four-file side) with no pawn of either colour.
+        pub pawnless_flank: S = S(-10, -40),
+        /// Our rook on a passed pawn's file behind it.
+        pub rook_behind_passer: S = S(0, 15),
     }
 }
 
@@ -350,8 +359,9 @@ mod tests {
         );
         assert_eq!(Weights::overlay_errors(FITTED), Vec::<String>::new());
         // Material 5, tables 6 x 64, mobility 9 + 14 + 15 + 28, pawns 4 x 8 + 3 + 8, pieces 6,
-        // threats 3 x 6 + 1, king 6 + 6 + 1 + 8 + 1, later terms 4 + 8, tempo 1.
-        assert_eq!(Weights::LEN, 5 + 384 + 66 + 43 + 6 + 19 + 22 + 12 + 1);
+        // threats 3 x 6 + 1, king 6 + 6 + 1 + 8 + 1, later terms 4 + 8, tempo 1, and the four
+        // after it (restricted, king-pawn distance, pawnless flank, rook behind a passer).
+        assert_eq!(Weights::LEN, 5 + 384 + 66 + 43 + 6 + 19 + 22 + 12 + 1 + 4);
     }
 
     /// The engine's table file is the writer's output: a tuner's file replaces it as it is.
