@@ -415,7 +415,10 @@ mod tests {
         // loaded machine only makes the wait longer.
         let start = std::time::Instant::now();
         while seen.lock().unwrap().len() < 3 {
-            assert!(start.elapsed() < Duration::from_secs(30), "fewer than 3 reports");
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "fewer than 3 reports"
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
         assert_eq!(bot.stop_and_wait(), Some(Ended::Normally));
