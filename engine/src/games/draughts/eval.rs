@@ -543,25 +543,30 @@ mod tests {
         assert!(eval("W:WK10,K20,K30,K40:BK45") > 300);
     }
 
+    /// Positions from the opening to the ending, men and kings, both sides to move.
+    const SAMPLES: [&str; 5] = [
+        crate::games::draughts::START_FEN,
+        "W:W28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20",
+        "B:W17,K46,33,34:B5,K10,12,19",
+        "W:W6,27,28,32,33,38,K44:B12,13,K21,22,23,24,25",
+        "B:W11,31,32,36:B15,20,25,K40",
+    ];
+
     #[test]
     fn the_linear_form_reproduces_the_evaluation() {
-        let fens = [
-            crate::games::draughts::START_FEN,
-            "W:W28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20",
-            "B:W17,K46,33,34:B5,K10,12,19",
-            "W:W6,27,28,32,33,38,K44:B12,13,K21,22,23,24,25",
-            "B:W11,31,32,36:B15,20,25,K40",
+        let endings = [
             "W:WK10,K20:BK45",
             "B:WK10,K20,K30,K40:BK45",
             "W:W16,40,45:B4,5,35",
         ];
+        let fens: Vec<&str> = SAMPLES.iter().chain(&endings).copied().collect();
         for weights in [Weights::handset(), Weights::material_only()] {
             let mut e = Eval::new(weights);
             let list = e.weight_list();
             assert_eq!(list.len(), Weights::LEN);
             assert_eq!((list[4].name, list[4].index), ("man_row", 2));
             let pairs: Vec<(f32, f32)> = list.iter().map(|w| (w.mg as f32, w.eg as f32)).collect();
-            for fen in fens {
+            for &fen in &fens {
                 let b = Board::from_text(fen).unwrap();
                 let white = if b.side() == Side::First { 1 } else { -1 } * e.evaluate(&b);
                 let form = e.linear_form(&b);
@@ -597,13 +602,7 @@ mod tests {
         let w = with_patterns();
         assert!(w.has_patterns());
         assert!(!Weights::handset().has_patterns());
-        let fens = [
-            crate::games::draughts::START_FEN,
-            "W:W28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20",
-            "B:W17,K46,33,34:B5,K10,12,19",
-            "W:W6,27,28,32,33,38,K44:B12,13,K21,22,23,24,25",
-            "B:W11,31,32,36:B15,20,25,K40",
-        ];
+        let fens = SAMPLES;
         for fen in fens {
             let b = Board::from_text(fen).unwrap();
             let m = Board::from_text(&mirrored(fen)).unwrap();
