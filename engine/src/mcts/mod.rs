@@ -45,6 +45,10 @@ use crate::game::{MctsState, Prior, Side};
 use crate::time::TimeBudget;
 use tree::{Tree, AMAF_ONE, ONE, SCORE_ONE};
 
+/// Playouts between two tests of the stop conditions by the first thread (a 19x19 playout
+/// takes about half a millisecond, so time limits are still checked often enough).
+const STOP_CHECK_EVERY: u64 = 4;
+
 /// Search parameters.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -313,7 +317,6 @@ impl<S: MctsState> Mcts<S> {
         let this = &*self;
         let shared = &*this.shared;
         let mut w = Worker::new(root, seed);
-        let mut next_check = Instant::now();
         let mut next_report = limits.report_every.map(|d| start + d);
         let filter = limits.root_filter.as_deref();
         loop {
@@ -332,12 +335,12 @@ impl<S: MctsState> Mcts<S> {
             if stop.load(Ordering::Relaxed) || limits.playouts.is_some_and(|l| n >= l) {
                 break;
             }
+            // The stop test runs every few playouts, counted rather than timed: a search
+            // bounded by playouts then stops at the same count on an idle or a loaded machine,
+            // so a fixed-playout, seeded game replays move for move.
             let now = Instant::now();
-            if now >= next_check {
-                next_check = now + Duration::from_millis(2);
-                if this.should_stop(limits, start, n) {
-                    break;
-                }
+            if n % STOP_CHECK_EVERY == 0 && this.should_stop(limits, start, n) {
+                break;
             }
             if let Some(t) = next_report {
                 if now >= t {
