@@ -168,7 +168,7 @@ impl Board {
                 }
             }
         }
-        if self.size() >= 13 && chance(rng, knobs::get(K::P_FILL)) {
+        if self.is_big() && chance(rng, knobs::get(K::P_FILL)) {
             if let Some(p) = self.fill_board_move(rng) {
                 return Move::at(p);
             }
@@ -438,13 +438,19 @@ impl Board {
         !self.is_nakade(p, side, knobs::get(K::NAKADE).max(0) as usize)
     }
 
+    /// Whether the board is big (13x13 and up), where the playouts fill open space and the
+    /// priors favour the corners and the third and fourth lines: one threshold for both.
+    fn is_big(&self) -> bool {
+        self.size() >= 13
+    }
+
     /// The tree's candidate moves with priors (see the module doc).
     pub fn priors(&self, out: &mut Vec<Prior<Move>>) {
         let side = self.to_move();
         let me = stone(side);
         let enemy = stone(side.flip());
         let n = self.size();
-        let big = n >= 13;
+        let big = self.is_big();
         let last = self.last_move().point().filter(|&l| self.at(l) != EMPTY);
 
         // Local knowledge: escapes of own groups in atari (anywhere), extensions that run
