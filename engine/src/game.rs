@@ -224,7 +224,9 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// to keep checks out of its prunings, which run before the move is made. Games with
     /// checks answer exactly and cheaply (chess: direct, discovered, promotion, en-passant and
     /// castling checks; xiangqi: direct and discovered checks, cannon screens made or taken
-    /// away). Default: never, as in games without checks.
+    /// away). It may also be asked about a pseudo-legal move not yet tested for legality (the
+    /// cheaper test first): the answer then does not matter, but it must not panic. Default:
+    /// never, as in games without checks.
     #[inline]
     fn gives_check(&self, _m: Self::Move) -> bool {
         false

@@ -1,5 +1,6 @@
 //! `Position::gives_check`, told before a move is made, against the truth after it: `make`
-//! then `in_check`, for every legal move of every position met.
+//! then `in_check`, for every legal move of every position met (and asked, without a panic,
+//! about every pseudo-legal one).
 //!
 //! Positions: every position of the perft suites (testdata/chess_perft.epd with its Chess960
 //! lines and special cases: en-passant discoveries, castling checks, promotions; and
@@ -29,8 +30,14 @@ fn legal<P: Position>(b: &P) -> Vec<P::Move> {
 }
 
 /// Compares `gives_check` with make + `in_check` on every legal move; returns the number of
-/// moves tested and how many of them gave check.
+/// moves tested and how many of them gave check. Every pseudo-legal move is asked too (the
+/// search asks before testing legality, where that is the cheaper order): no panic.
 fn check_all<P: Position>(b: &mut P) -> (usize, usize) {
+    let mut pseudo = MoveList::new();
+    b.generate(GenKind::All, &mut pseudo);
+    for &m in &pseudo {
+        let _ = b.gives_check(m);
+    }
     let moves = legal(b);
     let mut checks = 0;
     for &m in &moves {

@@ -44,6 +44,9 @@ pub struct Picker<M> {
     noisy_only: bool,
     /// Set by the search once late quiet moves are pruned wholesale.
     pub skip_quiets: bool,
+    /// Set by the search once only a few of the remaining quiet moves (the checks) will be
+    /// searched: their order hardly matters, so they come out as generated, unsorted.
+    pub unordered_quiets: bool,
     cont: ContPrev,
     /// Whether noisy moves that lose material by SEE wait until after the quiet moves.
     see_sort: bool,
@@ -70,6 +73,7 @@ impl<M: Copy + Eq> Picker<M> {
             bad_next: 0,
             noisy_only: false,
             skip_quiets: false,
+            unordered_quiets: false,
             cont,
             see_sort: true,
             quiets_sorted: false,
@@ -90,6 +94,7 @@ impl<M: Copy + Eq> Picker<M> {
             bad_next: 0,
             noisy_only: !in_check,
             skip_quiets: false,
+            unordered_quiets: false,
             cont,
             see_sort: false,
             quiets_sorted: false,
@@ -197,7 +202,9 @@ impl<M: Copy + Eq> Picker<M> {
                 }
                 Stage::Quiet => {
                     if !self.skip_quiets && self.next < self.moves.len() {
-                        self.order_next_quiet();
+                        if !self.unordered_quiets {
+                            self.order_next_quiet();
+                        }
                         self.next += 1;
                         return Some(self.moves[self.next - 1].0);
                     }

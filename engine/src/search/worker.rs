@@ -43,6 +43,19 @@ use crate::search::params::Params;
 use crate::search::picker::{ContPrev, Picker};
 use crate::tt::{Bound, Table};
 
+/// Whether helper `id` (1 and up) skips iteration `depth`: helpers are spread over block sizes
+/// 1, 2, 3, 4 (2, 4, 6, 8 helpers of each), each at its own phase within its block.
+fn skips(id: usize, depth: i32) -> bool {
+    let mut i = (id - 1) % 20;
+    let mut size = 1;
+    while i >= 2 * size {
+        i -= 2 * size;
+        size += 1;
+    }
+    let (size, phase) = (size as i32, i as i32);
+    ((depth + phase) / size) % 2 != 0
+}
+
 /// Marks a static evaluation that was not computed (in check).
 const NO_EVAL: Score = -32_767;
 
@@ -246,8 +259,11 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let mut score_history: Vec<Score> = Vec::new();
 
         for depth in 1..=max_depth {
-            // Lazy SMP: helpers skip some depths so that threads spread over two depths.
-            if self.id > 0 && depth > 1 && depth < max_depth && (depth + self.id as i32) % 4 == 0 {
+            // Lazy SMP: helpers skip depths in blocks, each helper with its own block size and
+            // phase, so that the threads spread over the next few depths instead of racing
+            // through the same one (the first helper takes every other depth, the next two
+            // pairs of depths at two phases, and so on).
+            if self.id > 0 && depth > 1 && depth < max_depth && skips(self.id, depth) {
                 continue;
             }
             self.root_depth = depth;
@@ -294,6 +310,12 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.completed_depth = depth;
             self.completed_best = Some(self.root_moves[0].clone());
             if !self.main {
+                // A helper that completes the depth asked for has answered the search: its
+                // result is as deep as the main thread's would be, so every thread stops and
+                // the vote takes it (time to a fixed depth counts the first thread there).
+                if job.limits.depth.is_some() && depth == max_depth {
+                    job.signals.stop();
+                }
                 continue;
             }
 
@@ -809,6 +831,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     // and only the checks are searched.
                     if move_count as i32 >= lmp_limit {
                         quiets_pruned = true;
+                        picker.unordered_quiets = true;
                         continue;
                     }
                     if lmr_depth < p.hist_prune_depth && hist_score < -p.hist_prune_margin * depth {
@@ -819,6 +842,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         && eval + p.fp_base + p.fp_mul * lmr_depth <= alpha
                     {
                         quiets_pruned = true;
+                        picker.unordered_quiets = true;
                         continue;
                     }
                     if !self.pos.see_ge(m, -p.see_quiet * lmr_depth * lmr_depth) {
@@ -1246,7 +1270,8 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             let mut quiets = MoveList::new();
             self.pos.generate(GenKind::Quiet, &mut quiets);
             for &m in quiets.iter() {
-                if !self.pos.is_legal(m) || !self.pos.gives_check(m) || !self.pos.see_ge(m, 0) {
+                // The check test first: it is the cheaper one, and most quiet moves fail it.
+                if !self.pos.gives_check(m) || !self.pos.is_legal(m) || !self.pos.see_ge(m, 0) {
                     continue;
                 }
                 self.stack[ply].mv = Some(m);
@@ -1291,5 +1316,31 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             tt_pv,
         );
         best
+    }
+}
+
+#[cfg(test)]
+mod skip_tests {
+    use super::skips;
+
+    #[test]
+    fn helpers_spread_over_the_depths() {
+        // The first helper takes every other depth, the second the others.
+        for d in 2..30 {
+            assert_ne!(skips(1, d), skips(2, d), "depth {d}");
+        }
+        // Helpers 3 to 6 skip in blocks of two at four phases: at every depth two of them
+        // search.
+        for d in 2..30 {
+            let searching = (3..=6).filter(|&id| !skips(id, d)).count();
+            assert_eq!(searching, 2, "depth {d}");
+        }
+        // No helper skips two blocks in a row for ever: each searches some depth in any
+        // window of eight.
+        for id in 1..=40 {
+            for start in 2..20 {
+                assert!((start..start + 8).any(|d| !skips(id, d)), "helper {id}");
+            }
+        }
     }
 }
