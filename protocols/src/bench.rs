@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use tetrarch::game::Notation;
+use tetrarch::game::{Evaluator, Notation, Position};
 use tetrarch::games::{Game, GameKind, WithGame};
 use tetrarch::limits::Limits;
 use tetrarch::search::{Engine, Options};
@@ -33,6 +33,13 @@ pub struct BenchArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
+    /// Chess only: evaluate with the network built into the binary instead of the hand-written
+    /// evaluation (another node count: the search follows another evaluation).
+    #[arg(long)]
+    nnue: bool,
+    /// Chess only: evaluate with this network file (implies --nnue).
+    #[arg(long, value_name = "FILE")]
+    eval_file: Option<String>,
 }
 
 /// The bench of one game: its positions searched to `depth` (the game's own depth when
@@ -72,21 +79,28 @@ fn bench_positions<G: Game>(
     hash_mb: usize,
     verbose: bool,
 ) -> Result<(u64, u128), String> {
-    let mut engine = Engine::with_options(
-        G::Position::start(),
-        G::Eval::default(),
-        Options {
-            threads,
-            hash_mb,
-            params: G::search_params(),
-            ..Options::default()
-        },
-    );
+    let opts = Options {
+        threads,
+        hash_mb,
+        params: G::search_params(),
+        ..Options::default()
+    };
+    search_all(G::BENCH_POSITIONS, G::Eval::default(), opts, depth, verbose)
+}
+
+/// Searches `positions` to `depth` with `eval`, a new game before each: total nodes and ms.
+fn search_all<P: Position + Notation, E: Evaluator<P>>(
+    positions: &[&str],
+    eval: E,
+    opts: Options,
+    depth: u32,
+    verbose: bool,
+) -> Result<(u64, u128), String> {
+    let mut engine = Engine::with_options(P::start(), eval, opts);
     let start = Instant::now();
     let mut total = 0;
-    for (i, fen) in G::BENCH_POSITIONS.iter().enumerate() {
-        let pos =
-            G::Position::from_text(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+    for (i, fen) in positions.iter().enumerate() {
+        let pos = P::from_text(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.new_game();
         engine.set_position(pos, &[]);
         let searched = Instant::now();
@@ -100,6 +114,40 @@ fn bench_positions<G: Game>(
     Ok((total, start.elapsed().as_millis()))
 }
 
+/// The chess bench with a network evaluation: the embedded one, or `file`.
+fn chess_network_bench(args: &BenchArgs) -> Result<Summary, String> {
+    use tetrarch::games::chess::nnue::{embedded_network, load_network, ChessEvaluator};
+    if GameKind::parse(&args.game).ok() != Some(GameKind::Chess) {
+        return Err("--nnue and --eval-file are for chess".into());
+    }
+    let net = match &args.eval_file {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            std::sync::Arc::new(load_network(&bytes).map_err(|e| format!("{path}: {e}"))?)
+        }
+        None => embedded_network().ok_or("this build embeds no network")?,
+    };
+    type C = tetrarch::games::Chess;
+    let depth = args.depth.unwrap_or(C::BENCH_DEPTH).clamp(1, 64);
+    let opts = Options {
+        threads: args.threads.into(),
+        hash_mb: args.hash as usize,
+        params: C::search_params(),
+        ..Options::default()
+    };
+    Ok(Summary {
+        depth,
+        positions: C::BENCH_POSITIONS.len(),
+        result: search_all(
+            C::BENCH_POSITIONS,
+            ChessEvaluator::network(net),
+            opts,
+            depth,
+            true,
+        ),
+    })
+}
+
 pub fn run(args: &BenchArgs) -> ExitCode {
     let bench = Bench {
         depth: args.depth,
@@ -107,10 +155,20 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         hash_mb: args.hash as usize,
         verbose: true,
     };
-    let Some(summary) = GameKind::parse(&args.game)
-        .ok()
-        .and_then(|kind| kind.with_game(bench))
-    else {
+    let summary = if args.nnue || args.eval_file.is_some() {
+        match chess_network_bench(args) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("tetrarch bench: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        GameKind::parse(&args.game)
+            .ok()
+            .and_then(|kind| kind.with_game(bench))
+    };
+    let Some(summary) = summary else {
         let other = &args.game;
         eprintln!("tetrarch bench: unknown game '{other}' (try chess, xiangqi or draughts)");
         return ExitCode::FAILURE;
@@ -165,5 +223,27 @@ mod tests {
                 verbose: false
             })
             .is_none());
+    }
+
+    #[test]
+    fn the_network_bench_is_repeatable_and_chess_only() {
+        let args = |game: &str| BenchArgs {
+            depth: Some(4),
+            game: game.into(),
+            threads: 1,
+            hash: 16,
+            nnue: true,
+            eval_file: None,
+        };
+        let count = |game: &str| chess_network_bench(&args(game)).map(|s| s.result.unwrap().0);
+        let a = count("chess").unwrap();
+        assert!(a > 1000, "{a}");
+        assert_eq!(count("chess").unwrap(), a);
+        assert_ne!(
+            a,
+            nodes(GameKind::Chess, 4),
+            "the network searches another tree"
+        );
+        assert!(count("xiangqi").is_err());
     }
 }

@@ -1,11 +1,12 @@
 //! `tetrarch-tune nnue`: trains a chess network on datagen's binary records.
 //!
-//! Scheme: every record becomes the active inputs of both perspectives (side to move first,
-//! [`tetrarch::games::chess::nnue::feature`]) and a target blending the game result with the
-//! search score: `t = lambda * result + (1 - lambda) * sigmoid(score / K)`, both from the side
+//! Scheme: every record becomes the active inputs of both perspectives (side to move first)
+//! and its output bucket, by the engine's own reading ([`inputs_of_pieces`]), and a target
+//! blending the game result with the search score: `t = lambda * result + (1 - lambda) * sigmoid(score / K)`, both from the side
 //! to move's view. The float model is the one `tetrarch::nnue::Network` documents (one hidden
 //! layer per perspective, SCReLU, output times SCALE in centipawns); the prediction is
-//! `sigmoid(eval / K)` and the loss the mean squared error against `t`. The tail of the data
+//! `sigmoid(eval / K)` and the loss the mean squared error against `t`. Only the output
+//! weights of a position's bucket see its gradient. The tail of the data
 //! (whole games) is held out; each epoch walks the rest in shuffled mini-batches, and each
 //! batch is split across threads (std scoped threads), every thread summing the gradients of
 //! its share into its own buffers, which are then added up and applied by Adam with a cosine
@@ -19,19 +20,25 @@ use std::time::Instant;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use tetrarch::game::Side;
-use tetrarch::games::chess::nnue::{feature, Chess768};
+use tetrarch::games::chess::nnue::{inputs_of_pieces, Chess768};
 use tetrarch::nnue::{FeatureSet, Network, QA, QB, SCALE, W2_MAX};
 
 use crate::commands::Args;
 use crate::packed::{records, Record};
 
 pub const HELP: &str = "\
-tetrarch-tune nnue: trains a chess network (768 -> hidden x2 -> 1, SCReLU) on binary records
-(datagen -format bin, or convert) and writes the quantised network file.
+tetrarch-tune nnue: trains a chess network (768 inputs mirrored to the king's wing -> hidden
+x2 -> 1 of 8 material buckets, SCReLU) on binary records (datagen -format bin, or convert)
+and writes the quantised network file.
 
   -data FILE[,FILE...]   binary record files
+  -distill FILE[,FILE...]  records whose score alone is the target (result weight 0: distill's
+                         output), added to the training share
   -out FILE              the network file to write
+  -from FILE             start from this network (same hidden size) instead of random weights
+  -repeat N              take the game records' training share N times (default 1), to weigh
+                         them against the distilled records
+  -init X                range of the first layer's random weights (default 0.088)
   -hidden N              hidden size per perspective, a multiple of 32 (default 256)
   -epochs N              passes over the training data (default 10)
   -batch N               positions per step (default 16384)
@@ -42,37 +49,37 @@ tetrarch-tune nnue: trains a chess network (768 -> hidden x2 -> 1, SCReLU) on bi
   -threads N             threads (default: every core)
   -seed N                shuffle and initial weights (default 1)
   -max-positions N       use at most N positions (default: all)
-  -mirror                also train on every training position mirrored a-h
   -minutes X             stop after the epoch that passes X minutes
+  -compare               also print the hand-written evaluation's loss on the held-out share
   -quiet                 no progress line
 ";
 
-/// A training position: the inputs of both perspectives and the target.
+/// A training position: the inputs of both perspectives, the output bucket and the target.
 #[derive(Clone, Copy)]
 pub struct Sample {
     /// Side to move's inputs, then the other side's; `count` of each.
     features: [[u16; 32]; 2],
     count: u8,
+    bucket: u8,
     target: f32,
 }
 
 impl Sample {
     /// The sample of a record for result weight `lambda` and sigmoid scale `k`.
     pub fn new(r: &Record, lambda: f32, k: f32) -> Sample {
-        let stm = if r.white_to_move() {
-            Side::First
-        } else {
-            Side::Second
-        };
-        let mut features = [[0u16; 32]; 2];
-        let mut count = 0usize;
+        let mut pieces = [(0, 0, 0); 32];
+        let mut count = 0;
         r.pieces(|color, kind, sq| {
             if count < 32 {
-                features[0][count] = feature(stm, color, kind, sq) as u16;
-                features[1][count] = feature(stm.flip(), color, kind, sq) as u16;
+                pieces[count] = (color, kind, sq);
                 count += 1;
             }
         });
+        let (views, bucket) = inputs_of_pieces(r.white_to_move(), &pieces[..count]);
+        let mut features = [[0u16; 32]; 2];
+        for (half, view) in views.iter().enumerate() {
+            features[half][..view.len()].copy_from_slice(view);
+        }
         let white = r.white_to_move();
         let score = if white { r.score() } else { -r.score() } as f32;
         let result = r.result() as f32 / 2.0;
@@ -81,22 +88,9 @@ impl Sample {
         Sample {
             features,
             count: count as u8,
+            bucket: bucket as u8,
             target,
         }
-    }
-
-    /// The same position with the files mirrored (a to h): inputs are `kind * 64 + square`
-    /// within each colour block, so mirroring is flipping the file bits of every input. Chess
-    /// is nearly symmetric this way (only castling differs, and the inputs do not see
-    /// castling rights), which doubles what a small data set teaches.
-    pub fn mirrored(&self) -> Sample {
-        let mut m = *self;
-        for half in &mut m.features {
-            for f in half.iter_mut() {
-                *f ^= 7;
-            }
-        }
-        m
     }
 
     fn inputs(&self, half: usize) -> &[u16] {
@@ -115,17 +109,20 @@ pub struct FloatNet {
     /// `INPUTS * hidden`, input-major.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    /// `2 * hidden`: side to move's half first.
+    /// `BUCKETS * 2 * hidden`: per bucket, side to move's half first.
     pub w2: Vec<f32>,
-    pub b2: f32,
+    /// One per bucket.
+    pub b2: Vec<f32>,
 }
 
 const INPUTS: usize = Chess768::INPUTS;
+const BUCKETS: usize = Chess768::OUTPUT_BUCKETS;
 
 impl FloatNet {
-    pub fn random(hidden: usize, seed: u64) -> FloatNet {
+    /// Random weights: `W1` uniform in `+/-init`, the output layer in `+/-1/sqrt(hidden)`.
+    pub fn random(hidden: usize, seed: u64, init: f32) -> FloatNet {
         let mut rng = SmallRng::seed_from_u64(seed);
-        let a1 = 1.0 / (32.0f32).sqrt() * 0.5;
+        let a1 = init;
         let a2 = 1.0 / (hidden as f32).sqrt();
         FloatNet {
             hidden,
@@ -133,8 +130,10 @@ impl FloatNet {
                 .map(|_| rng.gen_range(-a1..a1))
                 .collect(),
             b1: (0..hidden).map(|_| rng.gen_range(0.0..0.2)).collect(),
-            w2: (0..2 * hidden).map(|_| rng.gen_range(-a2..a2)).collect(),
-            b2: 0.0,
+            w2: (0..BUCKETS * 2 * hidden)
+                .map(|_| rng.gen_range(-a2..a2))
+                .collect(),
+            b2: vec![0.0; BUCKETS],
         }
     }
 
@@ -144,7 +143,7 @@ impl FloatNet {
             w1: vec![0.0; self.w1.len()],
             b1: vec![0.0; self.b1.len()],
             w2: vec![0.0; self.w2.len()],
-            b2: 0.0,
+            b2: vec![0.0; BUCKETS],
         }
     }
 
@@ -158,13 +157,18 @@ impl FloatNet {
         }
     }
 
+    /// The output weights of bucket `b`.
+    fn w2_of(&self, b: usize) -> &[f32] {
+        &self.w2[b * 2 * self.hidden..][..2 * self.hidden]
+    }
+
     /// The model's output for one position, in centipawns (side to move's view).
-    pub fn eval(&self, us: &[u16], them: &[u16]) -> f32 {
+    pub fn eval(&self, us: &[u16], them: &[u16], bucket: usize) -> f32 {
         let mut h = vec![0.0; self.hidden];
-        let mut out = self.b2;
+        let mut out = self.b2[bucket];
         for (half, inputs) in [us, them].into_iter().enumerate() {
             self.hidden_sums(inputs, &mut h);
-            let w2 = &self.w2[half * self.hidden..][..self.hidden];
+            let w2 = &self.w2_of(bucket)[half * self.hidden..][..self.hidden];
             for (x, w) in h.iter().zip(w2) {
                 let a = x.clamp(0.0, 1.0);
                 out += a * a * w;
@@ -176,10 +180,11 @@ impl FloatNet {
     /// Adds the loss gradient of `s` into `grad`; returns the squared error.
     fn backprop(&self, s: &Sample, k: f32, grad: &mut FloatNet, h: &mut [Vec<f32>; 2]) -> f32 {
         let n = self.hidden;
-        let mut out = self.b2;
+        let b = s.bucket as usize;
+        let mut out = self.b2[b];
         for (half, hs) in h.iter_mut().enumerate() {
             self.hidden_sums(s.inputs(half), hs);
-            let w2 = &self.w2[half * n..][..n];
+            let w2 = &self.w2_of(b)[half * n..][..n];
             for (x, w) in hs.iter().zip(w2) {
                 let a = x.clamp(0.0, 1.0);
                 out += a * a * w;
@@ -189,10 +194,10 @@ impl FloatNet {
         let err = p - s.target;
         // d loss / d out, for loss = err^2.
         let g = 2.0 * err * p * (1.0 - p) * SCALE as f32 / k;
-        grad.b2 += g;
+        grad.b2[b] += g;
         for (half, hs) in h.iter_mut().enumerate() {
-            let w2 = &self.w2[half * n..][..n];
-            let gw2 = &mut grad.w2[half * n..][..n];
+            let w2 = &self.w2_of(b)[half * n..][..n];
+            let gw2 = &mut grad.w2[(b * 2 + half) * n..][..n];
             for j in 0..n {
                 let x = hs[j];
                 let a = x.clamp(0.0, 1.0);
@@ -230,7 +235,9 @@ impl FloatNet {
                     scope.spawn(move || {
                         part.iter()
                             .map(|s| {
-                                let p = sigmoid(self.eval(s.inputs(0), s.inputs(1)) / k);
+                                let p = sigmoid(
+                                    self.eval(s.inputs(0), s.inputs(1), s.bucket as usize) / k,
+                                );
                                 ((p - s.target) as f64).powi(2)
                             })
                             .sum::<f64>()
@@ -242,16 +249,33 @@ impl FloatNet {
         total / samples.len() as f64
     }
 
+    /// The float model a quantised network stands for (to train on from it).
+    pub fn from_network(net: &Network) -> FloatNet {
+        let qa = QA as f32;
+        let qb = QB as f32;
+        FloatNet {
+            hidden: net.hidden,
+            w1: net.ft_weights.iter().map(|&w| w as f32 / qa).collect(),
+            b1: net.ft_bias.iter().map(|&w| w as f32 / qa).collect(),
+            w2: net.out_weights.iter().map(|&w| w as f32 / qb).collect(),
+            b2: net.out_bias.iter().map(|&b| b as f32 / (qa * qb)).collect(),
+        }
+    }
+
     /// The quantised network (see `tetrarch::nnue::Network` for the scheme).
     pub fn quantise(&self) -> Network {
         let q = |x: f32, s: f32, lim: f32| (x * s).round().clamp(-lim, lim) as i16;
         let qa = QA as f32;
         let qb = QB as f32;
-        let mut net = Network::zeroed(Chess768::NAME, INPUTS, self.hidden);
+        let mut net = Network::zeroed(Chess768::NAME, INPUTS, self.hidden, BUCKETS);
         net.ft_weights = self.w1.iter().map(|&w| q(w, qa, 32767.0)).collect();
         net.ft_bias = self.b1.iter().map(|&w| q(w, qa, 32767.0)).collect();
         net.out_weights = self.w2.iter().map(|&w| q(w, qb, W2_MAX as f32)).collect();
-        net.out_bias = (self.b2 * qa * qb).round() as i32;
+        net.out_bias = self
+            .b2
+            .iter()
+            .map(|&b| (b * qa * qb).round() as i32)
+            .collect();
         net
     }
 }
@@ -301,6 +325,8 @@ pub struct TrainConfig {
     pub seed: u64,
     pub max_minutes: Option<f64>,
     pub progress: bool,
+    /// The range of the first layer's initial weights.
+    pub init: f32,
 }
 
 impl Default for TrainConfig {
@@ -317,6 +343,7 @@ impl Default for TrainConfig {
             seed: 1,
             max_minutes: None,
             progress: true,
+            init: 0.088,
         }
     }
 }
@@ -358,7 +385,7 @@ pub fn train(
         Adam::new(net.w1.len()),
         Adam::new(net.b1.len()),
         Adam::new(net.w2.len()),
-        Adam::new(1),
+        Adam::new(BUCKETS),
     );
     let w2_clip = W2_MAX as f32 / QB as f32;
     let mut rng = SmallRng::seed_from_u64(cfg.seed);
@@ -387,7 +414,7 @@ pub fn train(
                             g.w1.iter_mut().for_each(|x| *x = 0.0);
                             g.b1.iter_mut().for_each(|x| *x = 0.0);
                             g.w2.iter_mut().for_each(|x| *x = 0.0);
-                            g.b2 = 0.0;
+                            g.b2.iter_mut().for_each(|x| *x = 0.0);
                             let mut h = [vec![0.0; net_ref.hidden], vec![0.0; net_ref.hidden]];
                             part.iter()
                                 .map(|s| net_ref.backprop(s, k, g, &mut h) as f64)
@@ -412,21 +439,25 @@ pub fn train(
                 for (a, b) in g.w2.iter_mut().zip(&other.w2) {
                     *a += b;
                 }
-                g.b2 += other.b2;
+                for (a, b) in g.b2.iter_mut().zip(&other.b2) {
+                    *a += b;
+                }
             }
             let scale = 1.0 / chunk.len() as f32;
-            for x in g.w1.iter_mut().chain(&mut g.b1).chain(&mut g.w2) {
+            for x in
+                g.w1.iter_mut()
+                    .chain(&mut g.b1)
+                    .chain(&mut g.w2)
+                    .chain(&mut g.b2)
+            {
                 *x *= scale;
             }
-            g.b2 *= scale;
             let progress = t as f32 / steps_total as f32;
             let lr = cfg.lr * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
             a1.step(&mut net.w1, &g.w1, lr, t, None);
             ab1.step(&mut net.b1, &g.b1, lr, t, None);
             a2.step(&mut net.w2, &g.w2, lr, t, Some(w2_clip));
-            let mut b2 = [net.b2];
-            ab2.step(&mut b2, &[g.b2], lr, t, None);
-            net.b2 = b2[0];
+            ab2.step(&mut net.b2, &g.b2, lr, t, None);
             if cfg.progress {
                 let done = (bi + 1) * batch;
                 let secs = epoch_start.elapsed().as_secs_f64().max(1e-3);
@@ -466,6 +497,33 @@ pub fn train(
     (net, reports)
 }
 
+/// The loss of the hand-written evaluation on the last `held` of the first `max` records of
+/// `paths` (the held-out share [`split`] takes): the bar a network has to clear, measured on
+/// the same positions and targets.
+pub fn hand_written_loss(
+    paths: &[String],
+    cfg: &TrainConfig,
+    max: usize,
+    held: usize,
+) -> Result<f64, String> {
+    use tetrarch::game::Evaluator;
+    let mut all = Vec::new();
+    for p in paths {
+        let bytes = std::fs::read(p).map_err(|e| format!("cannot read {p}: {e}"))?;
+        all.extend(records(&bytes).take(max - all.len().min(max)));
+    }
+    let tail = &all[all.len() - held.min(all.len())..];
+    let mut hce = tetrarch::games::chess::eval::ChessEval::default();
+    let mut sum = 0.0f64;
+    for r in tail {
+        let board = r.board()?;
+        let s = Sample::new(r, cfg.lambda, cfg.k);
+        let p = sigmoid(hce.evaluate(&board) as f32 / cfg.k);
+        sum += ((p - s.target) as f64).powi(2);
+    }
+    Ok(sum / tail.len().max(1) as f64)
+}
+
 /// Reads the record files into samples (at most `max` of them).
 pub fn load(paths: &[String], cfg: &TrainConfig, max: usize) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
@@ -486,9 +544,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
         print!("{HELP}");
         return Ok(());
     }
-    let a = Args::parse(args, &["quiet", "mirror"])?;
+    let a = Args::parse(args, &["quiet", "compare"])?;
     let data = a.str("data").ok_or("-data FILE[,FILE...] is required")?;
     let out = a.str("out").ok_or("-out FILE is required")?;
+    let distill = a.str("distill");
+    let from = a.str("from");
+    let repeat: usize = a.get("repeat", 1)?;
     let mut cfg = TrainConfig::default();
     cfg.hidden = a.get("hidden", cfg.hidden)?;
     cfg.epochs = a.get("epochs", cfg.epochs)?;
@@ -499,6 +560,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     cfg.holdout = a.get("holdout", cfg.holdout)?;
     cfg.threads = a.get("threads", cfg.threads)?;
     cfg.seed = a.get("seed", cfg.seed)?;
+    cfg.init = a.get("init", cfg.init)?;
     let max: usize = a.get("max-positions", usize::MAX)?;
     cfg.max_minutes = a
         .str("minutes")
@@ -506,7 +568,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .transpose()
         .map_err(|_| "-minutes X")?;
     cfg.progress = !a.flag("quiet");
-    let mirror = a.flag("mirror");
+    let compare = a.flag("compare");
     a.finish()?;
     if cfg.hidden == 0 || !cfg.hidden.is_multiple_of(32) || cfg.hidden > 4096 {
         return Err(format!(
@@ -524,20 +586,55 @@ pub fn main(args: &[String]) -> Result<(), String> {
         return Err(format!("{} positions: too few to train on", samples.len()));
     }
     let (mut train_set, held_out) = split(samples, &cfg);
-    if mirror {
-        // Only the training share: a mirrored copy of a held-out position would leak it.
-        let copies: Vec<Sample> = train_set.iter().map(Sample::mirrored).collect();
-        train_set.extend(copies);
+    let copies = train_set.clone();
+    for _ in 1..repeat {
+        train_set.extend_from_slice(&copies);
+    }
+    drop(copies);
+    if let Some(d) = &distill {
+        let paths: Vec<String> = d.split(',').map(str::to_string).collect();
+        let teach = TrainConfig {
+            lambda: 0.0,
+            ..cfg.clone()
+        };
+        let extra = load(&paths, &teach, usize::MAX)?;
+        println!(
+            "nnue: {} distilled positions added to the training share",
+            extra.len()
+        );
+        train_set.extend(extra);
+        train_set.shuffle(&mut SmallRng::seed_from_u64(cfg.seed ^ 0xd157));
     }
     println!(
-        "nnue: {} training and {} held-out positions (read in {:.1}s), 768 -> {}x2 -> 1, {} threads",
+        "nnue: {} training and {} held-out positions (read in {:.1}s), 768hm -> {}x2 -> 1x{BUCKETS}, {} threads",
         train_set.len(),
         held_out.len(),
         loaded.elapsed().as_secs_f64(),
         cfg.hidden,
         cfg.threads
     );
-    let start = FloatNet::random(cfg.hidden, cfg.seed);
+    if compare {
+        let total = train_set.len() + held_out.len();
+        println!(
+            "nnue: hand-written evaluation's held-out loss {:.6}",
+            hand_written_loss(&paths, &cfg, total, held_out.len())?
+        );
+    }
+    let start = match &from {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let net = tetrarch::games::chess::nnue::load_network(&bytes)
+                .map_err(|e| format!("{path}: {e}"))?;
+            if net.hidden != cfg.hidden {
+                return Err(format!(
+                    "{path} has {} hidden units, not -hidden {}",
+                    net.hidden, cfg.hidden
+                ));
+            }
+            FloatNet::from_network(&net)
+        }
+        None => FloatNet::random(cfg.hidden, cfg.seed, cfg.init),
+    };
     println!(
         "nnue: epoch 0 held-out loss {:.6}",
         start.loss(&held_out, cfg.k, cfg.threads)
@@ -642,47 +739,63 @@ mod tests {
         parts.join(" ")
     }
 
+    /// The samples of a board and of its a-h mirror hold the same inputs (each perspective is
+    /// mirrored to its king's wing), and the engine's reading of the board agrees.
     #[test]
-    fn a_mirrored_sample_is_the_sample_of_the_mirrored_board() {
+    fn a_sample_reads_the_board_as_the_engine_does_and_ignores_the_wing() {
         let (recs, boards) = data(40, 9);
         for (r, b) in recs.iter().zip(&boards) {
+            let got = Sample::new(r, 0.5, 400.0);
+            let (engine, bucket) = inputs(b);
+            assert_eq!(got.bucket as usize, bucket);
             let mirrored = Board::from_text(&mirror_fen(&b.to_text())).unwrap();
-            let want = Sample::new(&Record::new(&mirrored, r.score(), r.result()), 0.5, 400.0);
-            let got = Sample::new(r, 0.5, 400.0).mirrored();
-            for half in 0..2 {
-                let mut g = got.inputs(half).to_vec();
-                let mut w = want.inputs(half).to_vec();
-                g.sort_unstable();
-                w.sort_unstable();
-                assert_eq!(g, w, "{}", b.to_text());
+            let twin = Sample::new(&Record::new(&mirrored, r.score(), r.result()), 0.5, 400.0);
+            for (half, view) in engine.iter().enumerate() {
+                let sorted = |v: &[u16]| {
+                    let mut v = v.to_vec();
+                    v.sort_unstable();
+                    v
+                };
+                assert_eq!(sorted(got.inputs(half)), sorted(view), "{}", b.to_text());
+                assert_eq!(
+                    sorted(got.inputs(half)),
+                    sorted(twin.inputs(half)),
+                    "{}",
+                    b.to_text()
+                );
             }
-            assert_eq!(got.target, want.target);
+            assert_eq!(got.target, twin.target);
         }
     }
 
     #[test]
     fn gradients_match_finite_differences() {
         let (recs, _) = data(4, 9);
-        let net = FloatNet::random(32, 3);
+        let net = FloatNet::random(32, 3, 0.088);
         let k = 400.0;
         for r in &recs {
             let s = Sample::new(r, 0.3, k);
             let mut grad = net.zeros_like();
             let mut h = [vec![0.0; 32], vec![0.0; 32]];
             net.backprop(&s, k, &mut grad, &mut h);
+            let b = s.bucket as usize;
             let loss = |n: &FloatNet| {
-                let p = sigmoid(n.eval(s.inputs(0), s.inputs(1)) / k);
+                let p = sigmoid(n.eval(s.inputs(0), s.inputs(1), b) / k);
                 ((p - s.target) as f64).powi(2)
             };
             let eps = 1e-3f32;
             let f = s.inputs(0)[0] as usize;
+            let w2 = b * 64;
             let checks: Vec<(&str, usize, f32)> = vec![
                 ("w1", f * 32 + 5, grad.w1[f * 32 + 5]),
                 ("b1", 7, grad.b1[7]),
-                ("w2", 3, grad.w2[3]),
-                ("w2", 40, grad.w2[40]),
-                ("b2", 0, grad.b2),
+                ("w2", w2 + 3, grad.w2[w2 + 3]),
+                ("w2", w2 + 40, grad.w2[w2 + 40]),
+                ("b2", b, grad.b2[b]),
             ];
+            // Another bucket's output weights see nothing of this position.
+            let other = (b + 1) % BUCKETS;
+            assert!(grad.w2[other * 64..][..64].iter().all(|&g| g == 0.0));
             for (what, i, analytic) in checks {
                 let mut up = net.clone();
                 let mut down = net.clone();
@@ -690,7 +803,7 @@ mod tests {
                     "w1" => (&mut up.w1[i], &mut down.w1[i]),
                     "b1" => (&mut up.b1[i], &mut down.b1[i]),
                     "w2" => (&mut up.w2[i], &mut down.w2[i]),
-                    _ => (&mut up.b2, &mut down.b2),
+                    _ => (&mut up.b2[i], &mut down.b2[i]),
                 };
                 *pu += eps;
                 *pd -= eps;
@@ -722,7 +835,7 @@ mod tests {
             .collect();
         let (mut train_set, held_out) = split(samples, &cfg);
         assert_eq!(held_out.len(), 150);
-        let start = FloatNet::random(cfg.hidden, 2);
+        let start = FloatNet::random(cfg.hidden, 2, cfg.init);
         let before = start.loss(&held_out, cfg.k, 2);
         let (net, reports) = train(start, &mut train_set, &held_out, &cfg, |_| {});
         assert_eq!(reports.len(), 4);
@@ -739,8 +852,8 @@ mod tests {
         let (mut worst, mut sum) = (0.0f32, 0.0f32);
         let probe = &boards[..200];
         for b in probe {
-            let [us, them] = inputs(b);
-            let float = net.eval(&us, &them);
+            let ([us, them], bucket) = inputs(b);
+            let float = net.eval(&us, &them, bucket);
             let d = (float - e.evaluate(b) as f32).abs();
             worst = worst.max(d);
             sum += d;

@@ -61,6 +61,11 @@ impl<P: Position, F: FeatureSet<P>> NnueEval<P, F> {
     /// The same with a chosen instruction set level (tests compare levels).
     pub fn with_level(net: Arc<Network>, level: Level) -> Self {
         assert_eq!(net.inputs, F::INPUTS, "network for another feature set");
+        assert_eq!(
+            net.buckets,
+            F::OUTPUT_BUCKETS,
+            "network for another feature set"
+        );
         let plies = crate::score::MAX_PLY + 8;
         NnueEval {
             acc: vec![0; plies * 2 * net.hidden],
@@ -173,7 +178,7 @@ impl<P: Position, F: FeatureSet<P>> Evaluator<P> for NnueEval<P, F> {
         let stm = pos.side_to_move().index();
         let us = &self.acc[self.slot(d, stm)];
         let them = &self.acc[self.slot(d, 1 - stm)];
-        self.net.output(self.level, us, them)
+        self.net.output(self.level, us, them, F::output_bucket(pos))
     }
 
     #[inline]

@@ -85,6 +85,13 @@ pub trait FeatureSet<P: Position>: Clone + Send + Sync + 'static {
     const NAME: &'static str;
     /// Inputs per perspective.
     const INPUTS: usize;
+    /// Output buckets: sets of output weights, one chosen per position.
+    const OUTPUT_BUCKETS: usize = 1;
+
+    /// The output bucket of `pos`, below `OUTPUT_BUCKETS`.
+    fn output_bucket(_pos: &P) -> usize {
+        0
+    }
 
     /// Appends the active inputs of `pos` seen from `perspective` (each below `INPUTS`).
     fn active(pos: &P, perspective: Side, out: &mut ArrayVec<u16, MAX_ACTIVE>);

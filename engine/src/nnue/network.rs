@@ -2,12 +2,15 @@
 //!
 //! Scheme: `inputs -> hidden` feature transformer shared by both perspectives (one accumulator
 //! per side), SCReLU, then `2 * hidden -> 1` output weights over the side to move's
-//! accumulator followed by the other side's. The float model the trainer fits is
+//! accumulator followed by the other side's, one set of output weights per output bucket (the
+//! feature set picks the bucket of a position, chess by the number of pieces on the board, so
+//! that the last layer can weigh the same hidden units differently in an endgame). The float
+//! model the trainer fits is
 //!
 //! ```text
-//! h_p = B1 + sum over active inputs f of W1[f]            (p = side to move, other side)
-//! a_p = clamp(h_p, 0, 1)^2                                 (SCReLU)
-//! eval = (W2_us . a_us + W2_them . a_them + B2) * SCALE    (centipawns)
+//! h_p = B1 + sum over active inputs f of W1[f]                  (p = side to move, other side)
+//! a_p = clamp(h_p, 0, 1)^2                                       (SCReLU)
+//! eval = (W2[b]_us . a_us + W2[b]_them . a_them + B2[b]) * SCALE (centipawns, bucket b)
 //! ```
 //!
 //! Quantisation: `W1` and `B1` are stored as `round(x * QA)` in i16 with `QA = 181`; `W2` as
@@ -18,11 +21,13 @@
 //! the same way everywhere, as sums wrap alike on every level). The integer output is
 //! `(sum / QA + B2q) * SCALE / (QA * QB)`, with Rust's truncating division.
 //!
-//! File format (version 1, all little-endian): magic `TTNN`, `u16` version, `u8` length and
-//! the feature-set name (UTF-8), `u32` inputs, `u32` hidden, `u8` activation (1 = SCReLU),
-//! `i16` QA, `i16` QB, `i32` SCALE, then `inputs * hidden` i16 `W1` (one row of `hidden` per
-//! input), `hidden` i16 `B1`, `2 * hidden` i16 `W2`, one i32 `B2`, and an FNV-1a 64-bit
-//! checksum of every byte before it. Loading checks every field and the exact length.
+//! File format (version 2, all little-endian): magic `TTNN`, `u16` version, `u8` length and
+//! the feature-set name (UTF-8), `u32` inputs, `u32` hidden, `u32` output buckets, `u8`
+//! activation (1 = SCReLU), `i16` QA, `i16` QB, `i32` SCALE, then `inputs * hidden` i16 `W1`
+//! (one row of `hidden` per input), `hidden` i16 `B1`, `buckets * 2 * hidden` i16 `W2` (bucket
+//! by bucket), `buckets` i32 `B2`, and an FNV-1a 64-bit checksum of every byte before it.
+//! Loading checks every field and the exact length. (Version 1 had no bucket count: one
+//! bucket; no feature set that version-1 files were made for is read any more.)
 
 use super::simd::{self, Level, LANES};
 
@@ -36,11 +41,13 @@ pub const SCALE: i32 = 400;
 pub const W2_MAX: i16 = 127;
 
 const MAGIC: &[u8; 4] = b"TTNN";
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
 const SCRELU: u8 = 1;
 /// The largest hidden size a file may declare (guards allocation on a corrupt header).
 const MAX_HIDDEN: usize = 4096;
 const MAX_INPUTS: usize = 1 << 16;
+/// The most output buckets a file may declare.
+const MAX_BUCKETS: usize = 64;
 
 /// A quantised network, as loaded from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,12 +56,15 @@ pub struct Network {
     pub features: String,
     pub inputs: usize,
     pub hidden: usize,
+    /// Output buckets ([`super::FeatureSet::OUTPUT_BUCKETS`]).
+    pub buckets: usize,
     /// `inputs * hidden`, input-major.
     pub ft_weights: Vec<i16>,
     pub ft_bias: Vec<i16>,
-    /// `2 * hidden`: the side to move's half first.
+    /// `buckets * 2 * hidden`: per bucket, the side to move's half first.
     pub out_weights: Vec<i16>,
-    pub out_bias: i32,
+    /// One per bucket.
+    pub out_bias: Vec<i32>,
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -109,16 +119,23 @@ impl<'a> Reader<'a> {
 
 impl Network {
     /// A network of zeros (evaluates everything as 0), for tests and as a trainer's start.
-    pub fn zeroed(features: &str, inputs: usize, hidden: usize) -> Network {
+    pub fn zeroed(features: &str, inputs: usize, hidden: usize, buckets: usize) -> Network {
         Network {
             features: features.into(),
             inputs,
             hidden,
+            buckets,
             ft_weights: vec![0; inputs * hidden],
             ft_bias: vec![0; hidden],
-            out_weights: vec![0; 2 * hidden],
-            out_bias: 0,
+            out_weights: vec![0; buckets * 2 * hidden],
+            out_bias: vec![0; buckets],
         }
+    }
+
+    /// The output weights of `bucket`: the side to move's half, then the other side's.
+    #[inline(always)]
+    pub fn out_row(&self, bucket: usize) -> &[i16] {
+        &self.out_weights[bucket * 2 * self.hidden..][..2 * self.hidden]
     }
 
     /// The feature transformer's row of input `f`.
@@ -127,18 +144,30 @@ impl Network {
         &self.ft_weights[f * self.hidden..(f + 1) * self.hidden]
     }
 
-    /// The output layer over two accumulators (side to move's first), in centipawns.
+    /// The output layer of `bucket` over two accumulators (side to move's first), in
+    /// centipawns.
     #[inline]
-    pub fn output(&self, level: Level, us: &[i16], them: &[i16]) -> i32 {
+    pub fn output(&self, level: Level, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
-        let sum = simd::screlu_dot(level, us, &self.out_weights[..h], QA)
-            .wrapping_add(simd::screlu_dot(level, them, &self.out_weights[h..], QA));
-        let v = (sum / QA as i32) as i64 + self.out_bias as i64;
+        let w = self.out_row(bucket);
+        let sum = simd::screlu_dot(level, us, &w[..h], QA).wrapping_add(simd::screlu_dot(
+            level,
+            them,
+            &w[h..],
+            QA,
+        ));
+        let v = (sum / QA as i32) as i64 + self.out_bias[bucket] as i64;
         (v * SCALE as i64 / (QA as i64 * QB as i64)) as i32
     }
 
-    /// Reads a network file, checking that it was made for `features` with `inputs` inputs.
-    pub fn from_bytes(bytes: &[u8], features: &str, inputs: usize) -> Result<Network, String> {
+    /// Reads a network file, checking that it was made for `features` with `inputs` inputs
+    /// and `buckets` output buckets.
+    pub fn from_bytes(
+        bytes: &[u8],
+        features: &str,
+        inputs: usize,
+        buckets: usize,
+    ) -> Result<Network, String> {
         if bytes.len() < 8 + 4 {
             return Err("not a network file (too short)".into());
         }
@@ -173,6 +202,12 @@ impl Network {
                 "hidden size {hidden} is not a multiple of {LANES} up to {MAX_HIDDEN}"
             ));
         }
+        let file_buckets = r.u32()? as usize;
+        if file_buckets != buckets || buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(format!(
+                "the network has {file_buckets} output buckets, not {buckets}"
+            ));
+        }
         let activation = r.u8()?;
         if activation != SCRELU {
             return Err(format!("unknown activation {activation}"));
@@ -185,8 +220,10 @@ impl Network {
         }
         let ft_weights = r.i16s(inputs * hidden)?;
         let ft_bias = r.i16s(hidden)?;
-        let out_weights = r.i16s(2 * hidden)?;
-        let out_bias = r.i32()?;
+        let out_weights = r.i16s(buckets * 2 * hidden)?;
+        let out_bias = (0..buckets)
+            .map(|_| r.i32())
+            .collect::<Result<Vec<_>, _>>()?;
         if r.at != body.len() {
             return Err(format!(
                 "{} bytes after the network's last field",
@@ -200,6 +237,7 @@ impl Network {
             features: name,
             inputs,
             hidden,
+            buckets,
             ft_weights,
             ft_bias,
             out_weights,
@@ -216,6 +254,7 @@ impl Network {
         out.extend_from_slice(self.features.as_bytes());
         out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         out.push(SCRELU);
         out.extend_from_slice(&QA.to_le_bytes());
         out.extend_from_slice(&QB.to_le_bytes());
@@ -228,7 +267,9 @@ impl Network {
         {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -236,7 +277,7 @@ impl Network {
 
     /// The evaluation from scratch in plain integer arithmetic (no SIMD, no incremental state):
     /// the reference the fast paths are tested against.
-    pub fn reference_eval(&self, us: &[u16], them: &[u16]) -> i32 {
+    pub fn reference_eval(&self, us: &[u16], them: &[u16], bucket: usize) -> i32 {
         let acc = |features: &[u16]| -> Vec<i32> {
             let mut a: Vec<i32> = self.ft_bias.iter().map(|&b| b as i32).collect();
             for &f in features {
@@ -252,18 +293,18 @@ impl Network {
             for (j, &x) in a.iter().enumerate() {
                 // An i16 accumulator wraps; the reference follows it so huge nets agree too.
                 let c = (x as i16).clamp(0, QA) as i64;
-                sum += c * c * self.out_weights[half * self.hidden + j] as i64;
+                sum += c * c * self.out_row(bucket)[half * self.hidden + j] as i64;
             }
         }
-        let v = (sum as i32 / QA as i32) as i64 + self.out_bias as i64;
+        let v = (sum as i32 / QA as i32) as i64 + self.out_bias[bucket] as i64;
         (v * SCALE as i64 / (QA as i64 * QB as i64)) as i32
     }
 
     /// The float model the quantised weights stand for (dequantised), in centipawns.
-    pub fn float_eval(&self, us: &[u16], them: &[u16]) -> f64 {
+    pub fn float_eval(&self, us: &[u16], them: &[u16], bucket: usize) -> f64 {
         let qa = QA as f64;
         let qb = QB as f64;
-        let mut out = self.out_bias as f64 / (qa * qb);
+        let mut out = self.out_bias[bucket] as f64 / (qa * qb);
         for (half, features) in [us, them].into_iter().enumerate() {
             for j in 0..self.hidden {
                 let mut h = self.ft_bias[j] as f64 / qa;
@@ -271,7 +312,7 @@ impl Network {
                     h += self.ft_weights[f as usize * self.hidden + j] as f64 / qa;
                 }
                 let a = h.clamp(0.0, 1.0);
-                out += a * a * self.out_weights[half * self.hidden + j] as f64 / qb;
+                out += a * a * self.out_row(bucket)[half * self.hidden + j] as f64 / qb;
             }
         }
         out * SCALE as f64

@@ -241,8 +241,8 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
     let dir = std::env::temp_dir().join(format!("tetrarch-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A net whose output is its bias alone: 40000 / (181 * 64) * 400 = 1381 cp after rounding.
-    let mut net = Network::zeroed("chess768", 768, 32);
-    net.out_bias = 40_000;
+    let mut net = Network::zeroed("chess768hm", 768, 32, 8);
+    net.out_bias = vec![40_000; 8];
     let good = dir.join("good.tnn");
     std::fs::write(&good, net.to_bytes()).unwrap();
     let garbage = dir.join("garbage.tnn");

@@ -2,8 +2,14 @@
 //!
 //! Scheme: [`Chess768`] is one input per (colour relative to the perspective, kind, square),
 //! `rel * 384 + kind * 64 + square`, with the board mirrored vertically (square ^ 56) for
-//! Black's perspective, so both perspectives see "our pieces move up". A move changes at most
-//! two inputs on and two off per perspective (castling), so no move asks for a refresh.
+//! Black's perspective, so both perspectives see "our pieces move up", and mirrored a-h
+//! (square ^ 7) for a perspective whose own king stands on files e-h, so each perspective
+//! sees its king on the queen's side ("horizontal mirroring"): what a net learns about a
+//! king's shelter on one wing serves the other, which halves what the data must teach. A
+//! move changes at most two inputs on and two off per perspective (castling); a king move
+//! across the d/e boundary re-mirrors its own side's view and asks for that perspective's
+//! refresh. The output bucket is the number of pieces on the board (kings included), in
+//! eight bands of four, so the last layer can weigh the hidden units apart in the endgame.
 //! [`ChessEvaluator`] is the evaluator the UCI session plays with: the hand-written
 //! evaluation ([`ChessEval`], the default, which the Texel tuner fits) or a network, chosen
 //! by the `Use NNUE` option; the hooks cost one predictable branch per move when the network
@@ -20,27 +26,94 @@ use super::types::{code_color, code_kind, Color, Move, PieceKind, Square, NO_PIE
 use crate::game::{Evaluator, Side};
 use crate::nnue::{Delta, FeatureSet, Network, NnueEval, MAX_ACTIVE};
 
-/// The 768 piece-square inputs.
+/// The 768 piece-square inputs, mirrored to the king's wing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Chess768;
 
-/// The input of a piece of colour `color` and kind `kind` on `sq`, seen from `perspective`.
+/// Whether a perspective whose king stands on `king_sq` sees the board mirrored a-h.
 #[inline(always)]
-pub fn feature(perspective: Side, color: usize, kind: usize, sq: usize) -> usize {
+pub fn mirrored(king_sq: usize) -> bool {
+    king_sq & 7 >= 4
+}
+
+/// The input of a piece of colour `color` and kind `kind` on `sq`, seen from `perspective`,
+/// whose view is mirrored a-h when `mirror` (see [`mirrored`]).
+#[inline(always)]
+pub fn feature(perspective: Side, color: usize, kind: usize, sq: usize, mirror: bool) -> usize {
     let p = perspective.index();
     let rel = usize::from(color != p);
     let sq = if p == 0 { sq } else { sq ^ 56 };
+    let sq = if mirror { sq ^ 7 } else { sq };
     rel * 384 + kind * 64 + sq
 }
 
+/// The output bucket of a position with `pieces` pieces on the board (kings included).
+#[inline(always)]
+pub fn bucket_of(pieces: usize) -> usize {
+    (pieces.saturating_sub(2) / 4).min(Chess768::OUTPUT_BUCKETS - 1)
+}
+
+/// The inputs of both perspectives (side to move's first) and the output bucket of a
+/// position given by its pieces `(colour, kind, square)` (colour 0 White, kind 0 pawn to 5
+/// king): the trainer's reading of a record, by the same rules as [`Chess768`].
+pub fn inputs_of_pieces(
+    white_to_move: bool,
+    pieces: &[(usize, usize, usize)],
+) -> ([ArrayVec<u16, MAX_ACTIVE>; 2], usize) {
+    let stm = if white_to_move {
+        Side::First
+    } else {
+        Side::Second
+    };
+    let king = PieceKind::King.index();
+    let mut flip = [false; 2];
+    for &(color, kind, sq) in pieces {
+        if kind == king {
+            flip[color] = mirrored(sq);
+        }
+    }
+    let view = |p: Side| {
+        pieces
+            .iter()
+            .take(MAX_ACTIVE)
+            .map(|&(color, kind, sq)| feature(p, color, kind, sq, flip[p.index()]) as u16)
+            .collect::<ArrayVec<u16, MAX_ACTIVE>>()
+    };
+    ([view(stm), view(stm.flip())], bucket_of(pieces.len()))
+}
+
+/// Whether `perspective` sees `pos` mirrored.
+#[inline(always)]
+fn flip_of(pos: &Board, perspective: usize) -> bool {
+    let color = if perspective == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    mirrored(pos.king_square(color).index())
+}
+
 impl FeatureSet<Board> for Chess768 {
-    const NAME: &'static str = "chess768";
+    const NAME: &'static str = "chess768hm";
     const INPUTS: usize = 768;
+    const OUTPUT_BUCKETS: usize = 8;
+
+    #[inline]
+    fn output_bucket(pos: &Board) -> usize {
+        bucket_of(pos.occupied().count_ones() as usize)
+    }
 
     fn active(pos: &Board, perspective: Side, out: &mut ArrayVec<u16, MAX_ACTIVE>) {
+        let flip = flip_of(pos, perspective.index());
         for sq in squares(pos.occupied()) {
             let code = pos.mailbox[sq.index()];
-            out.push(feature(perspective, code_color(code), code_kind(code), sq.index()) as u16);
+            out.push(feature(
+                perspective,
+                code_color(code),
+                code_kind(code),
+                sq.index(),
+                flip,
+            ) as u16);
         }
     }
 
@@ -51,10 +124,11 @@ impl FeatureSet<Board> for Chess768 {
         let (from, to) = (m.from(), m.to());
         let code = pos.mailbox[from.index()];
         let kind = code_kind(code);
+        let flip = [flip_of(pos, 0), flip_of(pos, 1)];
         let mut piece = |on: bool, color: usize, kind: usize, sq: Square| {
-            d.push(on, |p| feature(p, color, kind, sq.index()));
+            d.push(on, |p| feature(p, color, kind, sq.index(), flip[p.index()]));
         };
-        if m.is_castle() {
+        let king_to = if m.is_castle() {
             // The king "takes" its own rook: `to` is the rook's square.
             let index = us * 2 + usize::from(to.file() < from.file());
             let (kto, rto) = CastlingSetup::destinations(index);
@@ -63,11 +137,13 @@ impl FeatureSet<Board> for Chess768 {
             piece(false, us, rook, to);
             piece(true, us, kind, kto);
             piece(true, us, rook, rto);
+            Some(kto)
         } else if m.is_en_passant() {
             let cap = Square::from_file_rank(to.file(), from.rank());
             piece(false, us, kind, from);
             piece(false, 1 - us, PieceKind::Pawn.index(), cap);
             piece(true, us, kind, to);
+            None
         } else {
             let captured = pos.mailbox[to.index()];
             if captured != NO_PIECE {
@@ -76,6 +152,11 @@ impl FeatureSet<Board> for Chess768 {
             piece(false, us, kind, from);
             let placed = m.promotion_kind().map_or(kind, PieceKind::index);
             piece(true, us, placed, to);
+            (kind == PieceKind::King.index()).then_some(to)
+        };
+        // A king crossing to the other wing turns its own side's whole view.
+        if king_to.is_some_and(|k| mirrored(k.index()) != flip[us]) {
+            d.side[us].refresh = true;
         }
         d
     }
@@ -86,7 +167,12 @@ pub type ChessNnue = NnueEval<Board, Chess768>;
 
 /// Reads a chess network file.
 pub fn load_network(bytes: &[u8]) -> Result<Network, String> {
-    Network::from_bytes(bytes, Chess768::NAME, Chess768::INPUTS)
+    Network::from_bytes(
+        bytes,
+        Chess768::NAME,
+        Chess768::INPUTS,
+        Chess768::OUTPUT_BUCKETS,
+    )
 }
 
 /// The default network file, built into the binary (`engine/nets/`; README says how it was
@@ -152,14 +238,16 @@ impl Evaluator<Board> for ChessEvaluator {
     }
 }
 
-/// The active inputs of both perspectives, side to move's first (for the trainer and tests).
-pub fn inputs(pos: &Board) -> [ArrayVec<u16, MAX_ACTIVE>; 2] {
+/// The active inputs of both perspectives, side to move's first, and the output bucket (for
+/// the trainer and tests).
+pub fn inputs(pos: &Board) -> ([ArrayVec<u16, MAX_ACTIVE>; 2], usize) {
     let stm: Side = pos.turn().into();
-    [stm, stm.flip()].map(|p| {
+    let views = [stm, stm.flip()].map(|p| {
         let mut v = ArrayVec::new();
         Chess768::active(pos, p, &mut v);
         v
-    })
+    });
+    (views, Chess768::output_bucket(pos))
 }
 
 /// White's view of a side-to-move score.
@@ -184,7 +272,7 @@ mod tests {
 
     fn random_net(seed: u64, hidden: usize) -> Arc<Network> {
         let mut rng = SmallRng::seed_from_u64(seed);
-        let mut net = Network::zeroed(Chess768::NAME, 768, hidden);
+        let mut net = Network::zeroed(Chess768::NAME, 768, hidden, Chess768::OUTPUT_BUCKETS);
         net.ft_weights
             .iter_mut()
             .for_each(|w| *w = rng.gen_range(-40..=40));
@@ -194,7 +282,9 @@ mod tests {
         net.out_weights
             .iter_mut()
             .for_each(|w| *w = rng.gen_range(-W2_MAX..=W2_MAX));
-        net.out_bias = rng.gen_range(-20_000..=20_000);
+        net.out_bias
+            .iter_mut()
+            .for_each(|b| *b = rng.gen_range(-20_000..=20_000));
         Arc::new(net)
     }
 
@@ -262,12 +352,12 @@ mod tests {
             .collect();
         for _ in 0..200 {
             let b: Board = random_playout(&mut rng, 120, 0.3);
-            let [us, them] = inputs(&b);
-            let want = net.reference_eval(&us, &them);
+            let ([us, them], bucket) = inputs(&b);
+            let want = net.reference_eval(&us, &them, bucket);
             for (e, level) in evals.iter_mut().zip(&levels) {
                 assert_eq!(e.evaluate(&b), want, "{level:?} {}", b.to_text());
             }
-            let float = net.float_eval(&us, &them);
+            let float = net.float_eval(&us, &them, bucket);
             // Integer division truncates twice: within two centipawns of the float model.
             assert!((float - want as f64).abs() <= 2.0, "{float} vs {want}");
         }
@@ -283,6 +373,27 @@ mod tests {
         let down = Board::from_text("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(e.evaluate(&up) > 300, "{}", e.evaluate(&up));
         assert!(e.evaluate(&down) < -300, "{}", e.evaluate(&down));
+    }
+
+    #[test]
+    fn a_position_and_its_wing_mirror_evaluate_alike() {
+        let net = random_net(7, 64);
+        let mut e = ChessNnue::new(net);
+        // Kings on opposite wings, so each perspective turns the other way.
+        for (a, b) in [
+            (
+                "6k1/5pp1/2n4p/8/3P4/2N5/PP3PPP/2K5 w - - 0 1",
+                "1k6/1pp5/p4n2/8/4P3/5N2/PPP3PP/5K2 w - - 0 1",
+            ),
+            (
+                "r3k3/8/8/8/8/8/8/4K2R b - - 0 1",
+                "3k3r/8/8/8/8/8/8/R2K4 b - - 0 1",
+            ),
+        ] {
+            let a = Board::from_text(a).unwrap();
+            let b = Board::from_text(b).unwrap();
+            assert_eq!(e.evaluate(&a), e.evaluate(&b));
+        }
     }
 
     #[test]
