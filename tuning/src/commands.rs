@@ -107,6 +107,7 @@ and result from the first player's view). Resumable: run the same command again 
   -max-plies N             draw after this many plies (default 400)
   -soft-nodes N            start no new iteration past N nodes (-nodes stays the hard limit)
   -format text|bin         text lines, or 32-byte records for the network trainer (chess)
+  -eval-file FILE          play with this chess network instead of the hand-written evaluation
   -quiet                   no progress line
 ";
 
@@ -158,7 +159,27 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
         Some("bin") => true,
         Some(other) => return Err(format!("-format text|bin, not '{other}'")),
     };
+    let net = match a.str("eval-file") {
+        None => None,
+        Some(_) if game != "chess" => return Err("-eval-file is for chess".into()),
+        Some(path) => {
+            let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let net = tetrarch::games::chess::nnue::load_network(&bytes)
+                .map_err(|e| format!("{path}: {e}"))?;
+            cfg.eval_digest = Some(crate::datagen::digest(&bytes));
+            Some(std::sync::Arc::new(net))
+        }
+    };
     a.finish()?;
+    if let Some(net) = net {
+        use tetrarch::games::chess::nnue::ChessEvaluator;
+        cfg.params = tetrarch::games::Chess::search_params();
+        let summary = datagen::run::<tetrarch::games::chess::Board, ChessEvaluator>(
+            &cfg,
+            ChessEvaluator::network(net),
+        )?;
+        return print_summary(&cfg, &summary);
+    }
     /// Self-play with the game's own search parameters and evaluation.
     struct Datagen(DatagenConfig);
     impl WithGame for Datagen {
@@ -172,6 +193,10 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
         .ok()
         .and_then(|kind| kind.with_game(Datagen(cfg.clone())))
         .ok_or_else(|| format!("datagen: no evaluation to play '{game}' with yet"))??;
+    print_summary(&cfg, &summary)
+}
+
+fn print_summary(cfg: &DatagenConfig, summary: &datagen::DatagenSummary) -> Result<(), String> {
     println!(
         "datagen: {} games in {} ({} played now: {} positions, +{} ={} -{} for the first player)",
         summary.games,

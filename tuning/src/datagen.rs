@@ -68,6 +68,9 @@ pub struct DatagenConfig {
     pub soft_nodes: Option<u64>,
     /// Write 32-byte records ([`crate::packed`]) instead of text lines.
     pub binary: bool,
+    /// A digest of the network file the games are played with (`None`: the game's own
+    /// evaluation), so that a resume cannot mix evaluations.
+    pub eval_digest: Option<String>,
 }
 
 impl DatagenConfig {
@@ -99,6 +102,7 @@ impl DatagenConfig {
             progress: true,
             soft_nodes: None,
             binary: false,
+            eval_digest: None,
         }
     }
 
@@ -113,6 +117,9 @@ impl DatagenConfig {
         }
         if self.binary {
             extra.push_str(" format=bin");
+        }
+        if let Some(d) = &self.eval_digest {
+            extra.push_str(&format!(" net={d}"));
         }
         format!(
             "game={} seed={} nodes={} hash={} opening={}-{}/{}/{}/{} book={} win={}/{} draw={}/{}/{} max={}{extra}",
@@ -134,6 +141,15 @@ impl DatagenConfig {
             self.max_plies
         )
     }
+}
+
+/// A short digest of some bytes (a network file).
+pub fn digest(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 /// A short digest of the book, so that a resume with another book is refused.

@@ -11,6 +11,7 @@ pub mod calibrate;
 pub mod commands;
 pub mod convert;
 pub mod datagen;
+pub mod distill;
 pub mod go_patterns;
 pub mod match_runner;
 pub mod nnue;

@@ -9,7 +9,7 @@
 use std::process::ExitCode;
 
 use tetrarch_tuning::match_runner::{cli, runner};
-use tetrarch_tuning::{bitbase, calibrate, commands, convert, go_patterns, nnue, spsa};
+use tetrarch_tuning::{bitbase, calibrate, commands, convert, distill, go_patterns, nnue, spsa};
 
 const USAGE: &str =
     "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa|bitbase|calibrate|go-patterns> [OPTIONS]   \
@@ -57,6 +57,7 @@ fn main() -> ExitCode {
         Some("texel") => report("texel", commands::texel_cmd(&args[1..])),
         Some("convert") => report("convert", convert::main(&args[1..])),
         Some("nnue") => report("nnue", nnue::main(&args[1..])),
+        Some("distill") => report("distill", distill::main(&args[1..])),
         Some("spsa") => report("spsa", spsa::main(&args[1..])),
         Some("bitbase") => report("bitbase", bitbase::main(&args[1..])),
         Some("calibrate") => report("calibrate", calibrate::main(&args[1..])),

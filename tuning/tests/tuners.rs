@@ -375,5 +375,29 @@ fn binary_datagen_with_a_soft_limit_is_deterministic_resumable_and_matches_text(
         ChessEval::default()
     )
     .is_err());
+    // Games played with a network (`-eval-file`) are marked by its digest: they neither resume
+    // the hand-written evaluation's file nor match its games.
+    use tetrarch::games::chess::nnue::{embedded_network, ChessEvaluator};
+    let net = embedded_network().unwrap();
+    let with_net = |out: PathBuf, games: usize| {
+        let mut c = cfg(out, games, 1, true);
+        c.eval_digest = Some("embedded".into());
+        c
+    };
+    assert!(datagen::run::<Board, ChessEvaluator>(
+        &with_net(parts.clone(), 5),
+        ChessEvaluator::network(net.clone())
+    )
+    .is_err());
+    let netted = dir.join("net.bin");
+    let n = datagen::run::<Board, ChessEvaluator>(
+        &with_net(netted.clone(), 4),
+        ChessEvaluator::network(net),
+    )
+    .unwrap();
+    assert_eq!(n.games, 4);
+    let net_bytes = std::fs::read(&netted).unwrap();
+    assert_eq!(net_bytes.len(), n.positions * RECORD_BYTES);
+    assert_ne!(net_bytes, bytes);
     let _ = std::fs::remove_dir_all(&dir);
 }
