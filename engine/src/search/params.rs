@@ -55,6 +55,9 @@ pub struct Params {
     pub se_margin_mul: i32,
     /// A singular move failing this far below the singular beta is extended twice.
     pub se_double_margin: i32,
+    /// Once a move raises alpha, the later moves of a node at depth 3 up to this one (not
+    /// included) are searched a ply shallower (0: never).
+    pub alpha_raise_depth: i32,
     /// Quiescence futility margin over the static evaluation.
     pub qs_futility: i32,
     /// History bonus: `min(mul * depth - sub, max)`.
@@ -97,6 +100,7 @@ impl Params {
         se_depth: 7,
         se_margin_mul: 24,
         se_double_margin: 18,
+        alpha_raise_depth: 12,
         qs_futility: 160,
         hist_bonus_mul: 300,
         hist_bonus_sub: 250,
@@ -184,6 +188,7 @@ tunables! {
     se_depth: 4, 12;
     se_margin_mul: 8, 64;
     se_double_margin: 0, 60;
+    alpha_raise_depth: 0, 20;
     qs_futility: 50, 400;
     hist_bonus_mul: 50, 600;
     hist_bonus_sub: 0, 600;

@@ -16,7 +16,8 @@
 //!   move that gives check, told by `Position::gives_check` before it is made, is exempt from
 //!   all but a noisy move's exchange test, so quiet mates are not pruned away), singular
 //!   (with double and negative) extensions of the table move, check extensions, and late-move
-//!   reductions from a `ln(depth) * ln(moves)` table adjusted by history and node type;
+//!   reductions from a `ln(depth) * ln(moves)` table adjusted by history and node type; once
+//!   a move has raised alpha (at middle depths), the later moves are searched a ply shallower;
 //! - after: history, killer, countermove and continuation updates with gravity, a table store.
 //!
 //! Quiescence follows noisy moves (all moves in check) with stand-pat, delta pruning and SEE
@@ -1003,6 +1004,11 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         break;
                     }
                     alpha = v;
+                    // A move inside the window has raised alpha: the later moves need only
+                    // prove they are no better than it, which a ply less shows nearly as well.
+                    if !root && depth > 2 && depth < p.alpha_raise_depth && !is_decisive(v) {
+                        depth -= 1;
+                    }
                 }
             }
             if Some(m) != best_move {

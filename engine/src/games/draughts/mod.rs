@@ -43,10 +43,12 @@ pub use rules::Lone;
 /// The search parameters draughts plays with: the shared defaults, less the pruning that leans
 /// on a chess-like static evaluation. A quiet draughts move often prepares a shot that only
 /// the next captures reveal, so quiet moves are not pruned by futility, and nodes far below
-/// alpha are not razored (Scan does neither).
+/// alpha are not razored (Scan does neither). The later moves of a node whose alpha was
+/// raised keep their full depth: that reduction was measured on chess and xiangqi only.
 pub const SEARCH_PARAMS: crate::search::Params = {
     let mut p = crate::search::Params::DEFAULT;
     p.fp_depth = 0;
     p.razor_base = 100_000;
+    p.alpha_raise_depth = 0;
     p
 };
