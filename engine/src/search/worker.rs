@@ -311,12 +311,6 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.completed_depth = depth;
             self.completed_best = Some(self.root_moves[0].clone());
             if !self.main {
-                // A helper that completes the depth asked for has answered the search: its
-                // result is as deep as the main thread's would be, so every thread stops and
-                // the vote takes it (time to a fixed depth counts the first thread there).
-                if job.limits.depth.is_some() && depth == max_depth {
-                    job.signals.stop();
-                }
                 continue;
             }
 
