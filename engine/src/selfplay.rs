@@ -9,6 +9,7 @@
 //! `game::Position` and driven by a caller's seeded generator, so with a node-bounded,
 //! one-thread engine the same seed gives the same openings and games on every machine.
 //! [`genfens`] makes a seeded list of such openings, as OpenBench asks engines for.
+//! [`random_move`] is the one random move of test playouts and distillation walks.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -17,6 +18,21 @@ use crate::game::{Evaluator, Notation, Position};
 use crate::limits::Limits;
 use crate::score::{Score, DRAW};
 use crate::search::{legal_moves, Engine};
+
+/// A random legal move of `pos` (`None` when it has none): a noisy one with probability
+/// `noisy_share` when there is one, so that walks shed material and reach endgames.
+pub fn random_move<P: Position>(pos: &P, rng: &mut impl Rng, noisy_share: f64) -> Option<P::Move> {
+    let legal = legal_moves(pos);
+    if legal.is_empty() {
+        return None;
+    }
+    let noisy: Vec<_> = legal.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
+    Some(if !noisy.is_empty() && rng.gen_bool(noisy_share) {
+        noisy[rng.gen_range(0..noisy.len())]
+    } else {
+        legal[rng.gen_range(0..legal.len())]
+    })
+}
 
 /// The position after `plies` uniformly random legal moves from `start`, or `None` when the
 /// game ended on the way or at the end (no legal move, or a rule result).

@@ -6,24 +6,15 @@
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use crate::game::{GenKind, MoveList, Notation};
+use crate::game::Notation;
 
 /// A position after up to `max_plies` random legal moves from the start (fewer if the game
 /// ends), a capture chosen with probability `noisy_share` whenever one exists.
 pub fn random_playout<P: Notation>(rng: &mut SmallRng, max_plies: usize, noisy_share: f64) -> P {
     let mut b = P::start();
     for _ in 0..rng.gen_range(0..max_plies) {
-        let mut moves = MoveList::new();
-        b.generate(GenKind::All, &mut moves);
-        let legal: Vec<_> = moves.iter().copied().filter(|&m| b.is_legal(m)).collect();
-        if legal.is_empty() {
+        let Some(m) = crate::selfplay::random_move(&b, rng, noisy_share) else {
             break;
-        }
-        let noisy: Vec<_> = legal.iter().copied().filter(|&m| b.is_noisy(m)).collect();
-        let m = if !noisy.is_empty() && rng.gen_bool(noisy_share) {
-            noisy[rng.gen_range(0..noisy.len())]
-        } else {
-            legal[rng.gen_range(0..legal.len())]
         };
         b.make(m);
     }

@@ -13,7 +13,7 @@ use std::io::Write;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tetrarch::game::{GenKind, MoveList, Notation, Position};
+use tetrarch::game::{Notation, Position};
 use tetrarch::games::chess::eval::ChessEval;
 use tetrarch::games::chess::Board;
 use tetrarch::limits::Limits;
@@ -70,17 +70,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
             let mut b = start.clone();
             let n = rng.gen_range(1..=plies.max(1));
             for _ in 0..n {
-                let mut moves = MoveList::new();
-                b.generate(GenKind::All, &mut moves);
-                let legal: Vec<_> = moves.iter().copied().filter(|&m| b.is_legal(m)).collect();
-                if legal.is_empty() {
+                let Some(m) = tetrarch::selfplay::random_move(&b, &mut rng, 0.5) else {
                     break;
-                }
-                let noisy: Vec<_> = legal.iter().copied().filter(|&m| b.is_noisy(m)).collect();
-                let m = if !noisy.is_empty() && rng.gen_bool(0.5) {
-                    noisy[rng.gen_range(0..noisy.len())]
-                } else {
-                    legal[rng.gen_range(0..legal.len())]
                 };
                 b.make(m);
                 if b.in_check() {
