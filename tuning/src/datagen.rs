@@ -143,23 +143,22 @@ impl DatagenConfig {
     }
 }
 
+/// FNV-1a over `bytes`: the digests below, which a run's header records so that a resume with
+/// another network or book is refused.
+fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 /// A short digest of some bytes (a network file).
 pub fn digest(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-    }
-    format!("{h:016x}")
+    format!("{:016x}", fnv1a(bytes.iter().copied()))
 }
 
 /// A short digest of the book, so that a resume with another book is refused.
 fn book_digest(book: &[String]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for line in book {
-        for b in line.bytes().chain([b'\n']) {
-            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
+    let h = fnv1a(book.iter().flat_map(|line| line.bytes().chain([b'\n'])));
     format!("{}:{h:016x}", book.len())
 }
 
