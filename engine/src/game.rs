@@ -164,6 +164,10 @@ impl fmt::Display for TextError {
 
 impl std::error::Error for TextError {}
 
+/// How many structure keys a position offers for correction history
+/// ([`Position::structure_keys`]).
+pub const STRUCTURE_KEYS: usize = 3;
+
 /// A position of a game played by alpha-beta search.
 ///
 /// The position carries its own game history (the keys, and whatever else its repetition rules
@@ -299,12 +303,13 @@ pub trait Position: Clone + Send + Sync + 'static {
         moves.iter().any(|&m| self.is_legal(m))
     }
 
-    /// A key of the slow-changing part of the position (chess: the pawns), under which the
-    /// search learns how far its static evaluation tends to be off (correction history).
-    /// `None`, the default, leaves static evaluations uncorrected.
+    /// Keys of slow-changing parts of the position (chess: the pawns, and each side's other
+    /// pieces), under each of which the search learns how far its static evaluation tends to
+    /// be off (correction history); the corrections of all keys are added up. `None`, the
+    /// default for every slot, leaves static evaluations uncorrected.
     #[inline]
-    fn structure_key(&self) -> Option<u64> {
-        None
+    fn structure_keys(&self) -> [Option<u64>; STRUCTURE_KEYS] {
+        [None; STRUCTURE_KEYS]
     }
 
     /// A dense index of the move below [`MOVE_INDEX_SPACE`](Position::MOVE_INDEX_SPACE) for

@@ -6,20 +6,21 @@
 //! played one, two and four plies before it (one table, indexed by the pair of indices), when
 //! the index space is small enough for the pair table to stay in a few megabytes; the
 //! *countermove* table remembers the quiet reply that refuted each move. *Correction* history
-//! is not about moves: per side and per bucket of the game's structure key (chess pawns), a
-//! running average of how far searches found the static evaluation off, added to later
-//! static evaluations of positions with that structure. Updates use "history
+//! is not about moves: per side, per structure key of the game (chess: the pawns, and each
+//! side's other pieces) and per bucket of that key, a running average of how far searches
+//! found the static evaluation off; the entries of a position's keys are added to its later
+//! static evaluations. Updates use "history
 //! gravity": `h += bonus - h * |bonus| / MAX`, which keeps every entry inside `±MAX` and lets
 //! old knowledge decay as new bonuses arrive. Tables live as long as the thread and are cleared
 //! on a new game.
 
-use crate::game::Side;
+use crate::game::{Side, STRUCTURE_KEYS};
 
 /// Bound of every history entry.
 pub const MAX_HISTORY: i32 = 16_384;
 /// Largest index space for which the continuation pair table is kept (its size is the square).
 const MAX_CONT_SPACE: usize = 1600;
-/// Buckets of the correction table per side (a power of two).
+/// Buckets of a correction table per side and structure key (a power of two).
 const CORRECTION_BUCKETS: usize = 16_384;
 /// Correction entries are fixed point, in 1/GRAIN of an evaluation unit.
 const CORRECTION_GRAIN: i32 = 256;
@@ -56,7 +57,7 @@ impl<M: Copy> History<M> {
             capture: vec![0; 2 * space],
             cont: vec![0; cont_len],
             counter: vec![None; space],
-            correction: vec![0; 2 * CORRECTION_BUCKETS],
+            correction: vec![0; STRUCTURE_KEYS * 2 * CORRECTION_BUCKETS],
         }
     }
 
@@ -113,22 +114,50 @@ impl<M: Copy> History<M> {
     }
 
     #[inline]
-    fn correction_slot(side: Side, key: u64) -> usize {
-        side.index() * CORRECTION_BUCKETS + (key as usize & (CORRECTION_BUCKETS - 1))
+    fn correction_slot(side: Side, table: usize, key: u64) -> usize {
+        (table * 2 + side.index()) * CORRECTION_BUCKETS + (key as usize & (CORRECTION_BUCKETS - 1))
     }
 
-    /// What to add to a static evaluation of `side` to move in structure `key`.
+    /// What to add to a static evaluation of `side` to move with structure keys `keys`.
     #[inline]
-    pub fn correction(&self, side: Side, key: u64) -> i32 {
-        self.correction[Self::correction_slot(side, key)] / CORRECTION_GRAIN
+    pub fn correction(&self, side: Side, keys: &[Option<u64>; STRUCTURE_KEYS]) -> i32 {
+        let mut sum = 0;
+        for (table, key) in keys.iter().enumerate() {
+            if let Some(k) = key {
+                sum += self.correction[Self::correction_slot(side, table, *k)];
+            }
+        }
+        sum / CORRECTION_GRAIN
     }
 
     /// A search at `depth` found the position `diff` better than its corrected static
-    /// evaluation: move the bucket's average towards it, deeper searches weighing more.
+    /// evaluation: move the average of each of its keys' buckets towards it, deeper searches
+    /// weighing more.
     #[inline]
-    pub fn update_correction(&mut self, side: Side, key: u64, diff: i32, depth: i32) {
+    pub fn update_correction(
+        &mut self,
+        side: Side,
+        keys: &[Option<u64>; STRUCTURE_KEYS],
+        diff: i32,
+        depth: i32,
+    ) {
+        for (table, key) in keys.iter().enumerate() {
+            if let Some(k) = key {
+                self.update_correction_table(side, table, *k, diff, depth);
+            }
+        }
+    }
+
+    fn update_correction_table(
+        &mut self,
+        side: Side,
+        table: usize,
+        key: u64,
+        diff: i32,
+        depth: i32,
+    ) {
         let weight = (depth + 1).clamp(1, 16);
-        let e = &mut self.correction[Self::correction_slot(side, key)];
+        let e = &mut self.correction[Self::correction_slot(side, table, key)];
         let target = (*e / CORRECTION_GRAIN + diff).clamp(-CORRECTION_MAX, CORRECTION_MAX);
         let v = (*e * (256 - weight) + target * CORRECTION_GRAIN * weight) / 256;
         *e = v.clamp(
@@ -176,22 +205,42 @@ mod tests {
     #[test]
     fn corrections_follow_the_search_and_stay_bounded() {
         let mut h: History<u8> = History::new(10);
-        assert_eq!(h.correction(Side::First, 77), 0);
+        let a = [Some(77), None, None];
+        assert_eq!(h.correction(Side::First, &a), 0);
         // The search keeps finding this structure 40 better than the corrected evaluation
         // says, until the correction has absorbed the difference.
         for _ in 0..400 {
-            let off = 40 - h.correction(Side::First, 77);
-            h.update_correction(Side::First, 77, off, 10);
+            let off = 40 - h.correction(Side::First, &a);
+            h.update_correction(Side::First, &a, off, 10);
         }
-        let c = h.correction(Side::First, 77);
+        let c = h.correction(Side::First, &a);
         assert!((35..=40).contains(&c), "{c}");
-        assert_eq!(h.correction(Side::Second, 77), 0);
+        assert_eq!(h.correction(Side::Second, &a), 0);
+        // The same key in another table is another bucket.
+        assert_eq!(h.correction(Side::First, &[None, Some(77), None]), 0);
+        let b = [Some(5), None, None];
         for _ in 0..1000 {
-            h.update_correction(Side::Second, 5, -10_000, 20);
+            h.update_correction(Side::Second, &b, -10_000, 20);
         }
-        let c = h.correction(Side::Second, 5);
+        let c = h.correction(Side::Second, &b);
         assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 4).contains(&c), "{c}");
         h.clear();
-        assert_eq!(h.correction(Side::First, 77), 0);
+        assert_eq!(h.correction(Side::First, &a), 0);
+    }
+
+    #[test]
+    fn corrections_of_several_keys_add_up_to_what_the_search_found() {
+        let mut h: History<u8> = History::new(10);
+        let both = [Some(1), Some(2), Some(3)];
+        for _ in 0..400 {
+            let off = 60 - h.correction(Side::First, &both);
+            h.update_correction(Side::First, &both, off, 10);
+        }
+        let c = h.correction(Side::First, &both);
+        assert!((55..=60).contains(&c), "{c}");
+        // Each key carries a share: a position that shares only the first key gets only
+        // that share.
+        let one = h.correction(Side::First, &[Some(1), Some(9), Some(9)]);
+        assert!(one > 0 && one < c, "{one} of {c}");
     }
 }

@@ -480,14 +480,14 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         self.eval.on_unmake();
     }
 
-    /// A raw static evaluation corrected by the correction history of the position's structure.
+    /// A raw static evaluation corrected by the correction history of the position's structure
+    /// keys.
     #[inline]
     fn corrected(&self, raw: Score) -> Score {
-        match self.pos.structure_key() {
-            Some(k) => {
-                (raw + self.hist.correction(self.pos.side_to_move(), k)).clamp(-MAX_EVAL, MAX_EVAL)
-            }
-            None => raw,
+        let keys = self.pos.structure_keys();
+        match self.hist.correction(self.pos.side_to_move(), &keys) {
+            0 => raw,
+            c => (raw + c).clamp(-MAX_EVAL, MAX_EVAL),
         }
     }
 
@@ -1043,11 +1043,10 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)
             {
-                if let Some(k) = self.pos.structure_key() {
-                    let side = self.pos.side_to_move();
-                    self.hist
-                        .update_correction(side, k, best - static_eval, depth);
-                }
+                let keys = self.pos.structure_keys();
+                let side = self.pos.side_to_move();
+                self.hist
+                    .update_correction(side, &keys, best - static_eval, depth);
             }
             self.tt.store(
                 key,

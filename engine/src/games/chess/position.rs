@@ -8,8 +8,10 @@
 use super::board::{Board, Undo, PIECE_VALUES};
 use super::fen::{parse_fen, write_fen, START_FEN};
 use super::movegen::ListSink;
-use super::types::{code_kind, Move, PieceKind};
-use crate::game::{GenKind, MoveList, Notation, Outcome, Position, Side, TextError};
+use super::types::{code_kind, Color, Move, PieceKind};
+use crate::game::{
+    GenKind, MoveList, Notation, Outcome, Position, Side, TextError, STRUCTURE_KEYS,
+};
 
 impl Position for Board {
     type Move = Move;
@@ -30,10 +32,15 @@ impl Position for Board {
         self.key
     }
 
-    /// The pawns: the structure that most decides how far the static evaluation errs.
+    /// The pawns, the structure that most decides how far the static evaluation errs, and
+    /// the placement of each side's pieces (king included), which decides most of the rest.
     #[inline(always)]
-    fn structure_key(&self) -> Option<u64> {
-        Some(self.pawn_key)
+    fn structure_keys(&self) -> [Option<u64>; STRUCTURE_KEYS] {
+        [
+            Some(self.pawn_key),
+            Some(self.piece_key(Color::White)),
+            Some(self.piece_key(Color::Black)),
+        ]
     }
 
     #[inline]
