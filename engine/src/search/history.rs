@@ -202,10 +202,17 @@ mod tests {
         assert_eq!(h.cont(None, 5), 0);
     }
 
+    /// Keys with only slot `slot` filled.
+    fn only(slot: usize, key: u64) -> [Option<u64>; STRUCTURE_KEYS] {
+        let mut keys = [None; STRUCTURE_KEYS];
+        keys[slot] = Some(key);
+        keys
+    }
+
     #[test]
     fn corrections_follow_the_search_and_stay_bounded() {
         let mut h: History<u8> = History::new(10);
-        let a = [Some(77), None, None];
+        let a = only(0, 77);
         assert_eq!(h.correction(Side::First, &a), 0);
         // The search keeps finding this structure 40 better than the corrected evaluation
         // says, until the correction has absorbed the difference.
@@ -217,8 +224,8 @@ mod tests {
         assert!((35..=40).contains(&c), "{c}");
         assert_eq!(h.correction(Side::Second, &a), 0);
         // The same key in another table is another bucket.
-        assert_eq!(h.correction(Side::First, &[None, Some(77), None]), 0);
-        let b = [Some(5), None, None];
+        assert_eq!(h.correction(Side::First, &only(1, 77)), 0);
+        let b = only(0, 5);
         for _ in 0..1000 {
             h.update_correction(Side::Second, &b, -10_000, 20);
         }
@@ -231,16 +238,18 @@ mod tests {
     #[test]
     fn corrections_of_several_keys_add_up_to_what_the_search_found() {
         let mut h: History<u8> = History::new(10);
-        let both = [Some(1), Some(2), Some(3)];
+        let all: [Option<u64>; STRUCTURE_KEYS] = std::array::from_fn(|i| Some(i as u64 + 1));
         for _ in 0..400 {
-            let off = 60 - h.correction(Side::First, &both);
-            h.update_correction(Side::First, &both, off, 10);
+            let off = 60 - h.correction(Side::First, &all);
+            h.update_correction(Side::First, &all, off, 10);
         }
-        let c = h.correction(Side::First, &both);
+        let c = h.correction(Side::First, &all);
         assert!((55..=60).contains(&c), "{c}");
         // Each key carries a share: a position that shares only the first key gets only
         // that share.
-        let one = h.correction(Side::First, &[Some(1), Some(9), Some(9)]);
+        let mut first = [Some(9); STRUCTURE_KEYS];
+        first[0] = Some(1);
+        let one = h.correction(Side::First, &first);
         assert!(one > 0 && one < c, "{one} of {c}");
     }
 }
