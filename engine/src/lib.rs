@@ -8,6 +8,7 @@
 
 pub mod game;
 pub mod games;
+pub mod hash;
 pub mod limits;
 pub mod linear;
 pub mod mcts;

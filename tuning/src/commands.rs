@@ -371,10 +371,9 @@ fn read_samples(
 /// Whether line `i` belongs to the held-out set: by blocks of 256 consecutive lines, so that a
 /// game's positions (written together) mostly stay on one side.
 fn held_out(i: usize, split: &Split) -> bool {
-    let mut x = (i as u64 / 256) ^ split.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^= x >> 31;
+    let x = tetrarch::hash::finalize(
+        (i as u64 / 256) ^ split.seed.wrapping_mul(tetrarch::hash::GOLDEN),
+    );
     ((x % 1_000_000) as f64) < split.holdout * 1_000_000.0
 }
 

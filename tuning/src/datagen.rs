@@ -186,11 +186,8 @@ struct GameData {
     result: Option<u8>,
 }
 
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+fn mix(x: u64) -> u64 {
+    tetrarch::hash::splitmix(x).1
 }
 
 /// The generator of game `g` of a run seeded `seed`.

@@ -427,9 +427,7 @@ impl Board {
             key = (key.rotate_left(23) ^ bb).wrapping_mul(*mul);
         }
         // A final mix, so that the low bits that pick a bucket hear every square.
-        key = (key ^ (key >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        key = (key ^ (key >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        key ^ (key >> 31)
+        crate::hash::finalize(key)
     }
 
     /// The pawn key computed from scratch.

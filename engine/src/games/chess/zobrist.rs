@@ -8,13 +8,7 @@
 //! (the board stores the square only then), so transpositions that differ in a useless
 //! en-passant square share a key, as FIDE's repetition rule wants.
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::hash::splitmix;
 
 pub(crate) struct Keys {
     /// Indexed by mailbox piece code (`kind | color << 3`, so 14 rows used) and square.

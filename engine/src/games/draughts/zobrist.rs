@@ -7,20 +7,13 @@
 //! counter, so that repeated positions have equal keys.
 
 use super::squares::BITS;
+use crate::hash::splitmix;
 
 /// Piece kinds indexing [`PIECES`].
 pub const WHITE_MAN: usize = 0;
 pub const BLACK_MAN: usize = 1;
 pub const WHITE_KING: usize = 2;
 pub const BLACK_KING: usize = 3;
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 /// `PIECES[kind][bit]`.
 pub static PIECES: [[u64; BITS]; 4] = {

@@ -90,12 +90,9 @@ impl Move {
 static ZOBRIST: Lazy<Box<[[u64; MAX_POINTS]; 2]>> = Lazy::new(|| {
     let mut state: u64 = 0x7e7a_5c4a_11d1_0901;
     let mut next = || {
-        // splitmix64
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        let (next, z) = crate::hash::splitmix(state);
+        state = next;
+        z
     };
     let mut table = Box::new([[0u64; MAX_POINTS]; 2]);
     for colour in table.iter_mut() {

@@ -215,13 +215,10 @@ fn diamond_keys(b: &Board, x: i32, y: i32, side: Side, radius: usize) -> [u64; 3
     out
 }
 
-/// A 64-bit finalizer (splitmix64's).
+/// A 64-bit mix of `z` (one splitmix64 step from it).
 #[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+fn mix(z: u64) -> u64 {
+    crate::hash::splitmix(z).1
 }
 
 /// Coulom's distance between two points, capped at 17.

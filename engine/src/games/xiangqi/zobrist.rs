@@ -5,20 +5,14 @@
 //! keys are the same in every run and every build (transposition tables and tests can rely on
 //! that). Nothing else decides xiangqi legality: there is no castling or en passant state.
 
+use crate::hash::splitmix;
+
 /// Keys of the 14 piece codes (`side * 7 + kind`) on each mailbox point (off-board entries
 /// are never used).
 pub(crate) static PIECE_KEYS: [[u64; 256]; 14] = build_piece_keys();
 
 /// XORed in when Black is to move.
 pub(crate) const SIDE_KEY: u64 = splitmix(0x5851_F42D_4C95_7F2D).1;
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let next = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = next;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (next, z ^ (z >> 31))
-}
 
 const fn build_piece_keys() -> [[u64; 256]; 14] {
     let mut t = [[0u64; 256]; 14];
