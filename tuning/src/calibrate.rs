@@ -17,6 +17,11 @@
 //! markdown table lists every match: games, score, Elo difference with its 95% interval, and
 //! the command.
 //!
+//! Pairing: by default every rung plays every anchor. With `-nearest K` a rung plays only the
+//! K stated anchors nearest to the Elo the game's current table expects of it (anchors
+//! without a stated Elo still play every rung, since they are rated through the rungs), so a
+//! wide ladder does not spend its games on matches decided before they start.
+//!
 //! Load independence: by default our rungs play at fixed effort (Go: a playout cap, the
 //! others: the node budget the level itself sets) and the default anchors do too (GNU Go at a
 //! level, Fairy-Stockfish and our own full engine at fixed nodes), so the result does not
@@ -42,8 +47,11 @@ Usage: tetrarch-tune calibrate -game chess|xiangqi|go|draughts [OPTIONS]
   -games N              games per rung and anchor (default 20)
   -tc TC                time control of every game (default: none for Go, where both sides
                         play at fixed effort; the others' rungs search their level's nodes)
+  -timemargin MS        extra time before a late move loses on time (timed ladders)
   -size N               Go board size (default 9)
   -concurrency N        games in parallel (default 1; fixed-effort matches are load-free)
+  -nearest K            each rung plays only the K stated anchors nearest to the Elo the
+                        current table expects of it (default: every anchor)
   -openings ARGS...     passed to the match runner's -openings
   -dry                  print the match commands only
 
@@ -81,9 +89,11 @@ struct Plan {
     anchors: Vec<Anchor>,
     games: usize,
     tc: Option<String>,
+    timemargin: Option<u64>,
     size: u32,
     concurrency: usize,
     openings: Vec<String>,
+    nearest: Option<usize>,
     dry: bool,
 }
 
@@ -195,9 +205,11 @@ fn parse(args: &[String]) -> Result<Plan, String> {
         anchors: Vec::new(),
         games: 20,
         tc: None,
+        timemargin: None,
         size: 9,
         concurrency: 1,
         openings: Vec::new(),
+        nearest: None,
         dry: false,
     };
     let mut i = 0;
@@ -262,6 +274,13 @@ fn parse(args: &[String]) -> Result<Plan, String> {
                     .ok_or("-games takes a positive whole number")?
             }
             "-tc" => plan.tc = Some(value(&mut i, &opt)?),
+            "-timemargin" => {
+                plan.timemargin = Some(
+                    value(&mut i, &opt)?
+                        .parse()
+                        .map_err(|_| "-timemargin takes milliseconds")?,
+                )
+            }
             "-size" => {
                 plan.size = value(&mut i, &opt)?
                     .parse()
@@ -279,6 +298,15 @@ fn parse(args: &[String]) -> Result<Plan, String> {
                     plan.openings.push(args[i].clone());
                     i += 1;
                 }
+            }
+            "-nearest" => {
+                plan.nearest = Some(
+                    value(&mut i, &opt)?
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or("-nearest takes a positive whole number")?,
+                )
             }
             "-dry" => plan.dry = true,
             _ => return Err(format!("unknown option '{opt}' (see -help)")),
@@ -307,6 +335,36 @@ fn parse(args: &[String]) -> Result<Plan, String> {
     Ok(plan)
 }
 
+/// The game's Elo table as the source holds it now.
+fn current_table(game: &str) -> tetrarch::strength::EloTable {
+    use tetrarch::games::{chess, draughts, go, xiangqi};
+    match game {
+        "go" => go::strength::ELO,
+        "xiangqi" => xiangqi::strength::ELO,
+        "draughts" => draughts::strength::ELO,
+        _ => chess::strength::ELO,
+    }
+}
+
+/// The anchors (indices) a rung at `level` plays: all of them, or with `-nearest K` the K
+/// stated ones nearest to the rung's expected Elo plus every unstated one.
+fn pairing(plan: &Plan, level: f64) -> Vec<usize> {
+    let all: Vec<usize> = (0..plan.anchors.len()).collect();
+    let Some(k) = plan.nearest else {
+        return all;
+    };
+    let expected = f64::from(current_table(&plan.game).elo(level));
+    let mut stated: Vec<(f64, usize)> = all
+        .iter()
+        .filter_map(|&a| plan.anchors[a].elo.map(|e| ((e - expected).abs(), a)))
+        .collect();
+    stated.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut chosen: Vec<usize> = stated.iter().take(k).map(|&(_, a)| a).collect();
+    chosen.extend(all.iter().filter(|&&a| plan.anchors[a].elo.is_none()));
+    chosen.sort_unstable();
+    chosen
+}
+
 /// The match-runner words of one rung-against-anchor match.
 fn match_words(plan: &Plan, level: f64, anchor: &Anchor) -> Vec<String> {
     let mut w = vec!["-game".to_string(), plan.game.clone()];
@@ -329,6 +387,9 @@ fn match_words(plan: &Plan, level: f64, anchor: &Anchor) -> Vec<String> {
         plan.tc.clone().unwrap_or_else(|| "inf".into()),
     ]);
     w.extend(["-ratinginterval".into(), "0".into()]);
+    if let Some(ms) = plan.timemargin {
+        w.extend(["-timemargin".into(), ms.to_string()]);
+    }
     if plan.game == "go" {
         w.extend(["-maxmoves".into(), "200".into()]);
     } else {
@@ -446,7 +507,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
     };
     let mut played: Vec<Played> = Vec::new();
     for (r, &level) in plan.levels.iter().enumerate() {
-        for (a, anchor) in plan.anchors.iter().enumerate() {
+        for a in pairing(&plan, level) {
+            let anchor = &plan.anchors[a];
             let w = match_words(&plan, level, anchor);
             let command = format!("tetrarch-tune match {}", shell(&w));
             if plan.dry {
@@ -711,9 +773,11 @@ mod tests {
         assert_eq!(p.levels, vec![1.0, 3.0]);
         assert_eq!(p.anchors[0].elo, Some(1500.0));
         cli::parse(&match_words(&p, 3.0, &p.anchors[0])).expect("xiangqi words");
-        let p = parse(&args("-game chess -tc 10+0.1")).unwrap();
+        let p = parse(&args("-game chess -tc 10+0.1 -timemargin 100")).unwrap();
         assert_eq!(p.anchors.len(), 5);
-        cli::parse(&match_words(&p, 6.0, &p.anchors[0])).expect("chess words");
+        let w = match_words(&p, 6.0, &p.anchors[0]);
+        cli::parse(&w).expect("chess words");
+        assert!(w.windows(2).any(|x| x[0] == "-timemargin" && x[1] == "100"));
         assert!(parse(&args("-game shogi")).is_err());
         assert!(parse(&args("-game go -levels 25")).is_err());
         assert!(
@@ -721,5 +785,39 @@ mod tests {
             "no stated elo"
         );
         assert!(parse(&args("-game go -bogus")).is_err());
+    }
+
+    #[test]
+    fn nearest_pairs_each_rung_with_the_anchors_around_its_expected_elo() {
+        let p = parse(&args("-game chess -tc 5+0.05")).unwrap();
+        assert_eq!(pairing(&p, 2.0).len(), 5, "every anchor by default");
+        let p = parse(&args("-game chess -tc 5+0.05 -nearest 2")).unwrap();
+        let elos = |level: f64| -> Vec<f64> {
+            pairing(&p, level)
+                .iter()
+                .map(|&a| p.anchors[a].elo.unwrap())
+                .collect()
+        };
+        let low = current_table("chess").elo(2.0) as f64;
+        let high = current_table("chess").elo(19.0) as f64;
+        for (level, expected) in [(2.0, low), (19.0, high)] {
+            let chosen = elos(level);
+            assert_eq!(chosen.len(), 2);
+            let worst = chosen
+                .iter()
+                .map(|e| (e - expected).abs())
+                .fold(0.0, f64::max);
+            let skipped = p.anchors.iter().filter_map(|a| a.elo);
+            assert!(
+                skipped
+                    .filter(|e| !chosen.contains(e))
+                    .all(|e| (e - expected).abs() >= worst),
+                "level {level}: {chosen:?} are not the nearest to {expected}"
+            );
+        }
+        // Unstated anchors are rated through the rungs, so they always play.
+        let p = parse(&args("-game go -nearest 1")).unwrap();
+        assert_eq!(pairing(&p, 4.0), vec![0, 1, 2]);
+        assert!(parse(&args("-game go -nearest 0")).is_err());
     }
 }
