@@ -10,6 +10,10 @@
 //! strength, no limiter); an Elo target maps to a level through the game's table
 //! (`games::<g>::strength::ELO`, see `crate::strength`). The two parts can also be set apart:
 //! UCCI's `randomness` is the choice alone, at a temperature of its own, with no node budget.
+//! The choice costs depth (every extra root line is searched in full), and near the top its
+//! temperature is too cold to matter, so the top levels choose among fewer lines: two from
+//! level 15, and from level 18 only the best one, which leaves the node budget alone to
+//! limit them and lets the ladder reach up to full strength.
 
 use rand::Rng;
 
@@ -22,7 +26,12 @@ pub struct Skill {
     nodes: Option<u64>,
     /// The temperature of the choice among root lines, in evaluation units.
     temperature: f64,
+    /// How many root lines the choice is made from.
+    lines: usize,
 }
+
+/// The root lines of the choice: all of them below level 15, then fewer (see the module doc).
+const CHOICE_LINES: usize = 4;
 
 impl Skill {
     /// A level, or `None` for full strength (20 and above).
@@ -34,6 +43,13 @@ impl Skill {
                 nodes: Some((200.0 * 1.6f64.powf(level)) as u64),
                 // 120 at level 0 down to about 6 at level 19.
                 temperature: 120.0 * 0.855f64.powf(level),
+                lines: if level < 15.0 {
+                    CHOICE_LINES
+                } else if level < 18.0 {
+                    2
+                } else {
+                    1
+                },
             }
         })
     }
@@ -44,20 +60,27 @@ impl Skill {
         (temperature > 0.0).then_some(Skill {
             nodes: None,
             temperature,
+            lines: CHOICE_LINES,
         })
     }
 
     /// This setting with the choice made at least `temperature` warm.
     pub fn warmer(self, temperature: f64) -> Skill {
-        Skill {
-            temperature: self.temperature.max(temperature),
-            ..self
+        if temperature > self.temperature {
+            // A choice asked for in its own right is made among all the lines.
+            Skill {
+                temperature,
+                lines: CHOICE_LINES,
+                ..self
+            }
+        } else {
+            self
         }
     }
 
     /// How many root lines the choice is made from.
     pub fn lines(&self) -> usize {
-        4
+        self.lines
     }
 
     /// The node budget of one move, if it has one.
@@ -129,5 +152,11 @@ mod tests {
         assert!(Skill::choice_only(0.0).is_none());
         assert_eq!(strong.warmer(60.0).temperature(), 60.0);
         assert_eq!(strong.warmer(60.0).nodes(), strong.nodes());
+        // The top levels spend no depth on lines they would not choose, unless asked to.
+        assert_eq!(weak.lines(), CHOICE_LINES);
+        assert_eq!(Skill::from_level(16.0).unwrap().lines(), 2);
+        assert_eq!(strong.lines(), 1);
+        assert_eq!(strong.warmer(60.0).lines(), CHOICE_LINES);
+        assert_eq!(strong.warmer(1.0).lines(), 1);
     }
 }
