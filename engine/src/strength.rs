@@ -181,13 +181,7 @@ mod tests {
 
     #[test]
     fn every_game_table_is_monotone_and_ends_in_range() {
-        use crate::games::{chess, draughts, go, xiangqi};
-        for t in [
-            chess::strength::ELO,
-            xiangqi::strength::ELO,
-            draughts::strength::ELO,
-            go::strength::ELO,
-        ] {
+        for t in crate::games::GameKind::ALL.map(|g| g.elo_table()) {
             assert!(t.is_monotone(), "{}", t.scale);
             assert!(t.anchors.len() >= 2, "{}", t.scale);
             assert!(

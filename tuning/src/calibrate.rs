@@ -337,13 +337,9 @@ fn parse(args: &[String]) -> Result<Plan, String> {
 
 /// The game's Elo table as the source holds it now.
 fn current_table(game: &str) -> tetrarch::strength::EloTable {
-    use tetrarch::games::{chess, draughts, go, xiangqi};
-    match game {
-        "go" => go::strength::ELO,
-        "xiangqi" => xiangqi::strength::ELO,
-        "draughts" => draughts::strength::ELO,
-        _ => chess::strength::ELO,
-    }
+    tetrarch::games::GameKind::parse(game)
+        .map(|g| g.elo_table())
+        .unwrap_or(tetrarch::games::chess::strength::ELO)
 }
 
 /// The anchors (indices) a rung at `level` plays: all of them, or with `-nearest K` the K

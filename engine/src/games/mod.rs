@@ -63,6 +63,16 @@ impl GameKind {
         }
     }
 
+    /// The game's Elo table for strength settings (`crate::strength`).
+    pub fn elo_table(self) -> crate::strength::EloTable {
+        match self {
+            GameKind::Chess => chess::strength::ELO,
+            GameKind::Xiangqi => xiangqi::strength::ELO,
+            GameKind::Go => go::strength::ELO,
+            GameKind::Draughts => draughts::strength::ELO,
+        }
+    }
+
     /// Points for a win in the game's rule book; a draw is half of it: chess 1 / 0.5 / 0,
     /// the others 2 / 1 / 0.
     pub fn win_points(self) -> f64 {
