@@ -7,6 +7,7 @@
 //! with a referee that checks each move with the engine crate's own rules.
 
 pub mod bitbase;
+pub mod book;
 pub mod calibrate;
 pub mod commands;
 pub mod convert;

@@ -4,15 +4,17 @@
 //! `tetrarch-tune <tool> -help`). `match` runs a match and prints its report on stdout, with
 //! the live progress line on stderr; `datagen` writes self-play positions; `texel` fits the
 //! evaluation's weights to them; `spsa` tunes search parameters by playing games;
-//! `bitbase` generates the draughts endgame tables.
+//! `bitbase` generates the draughts endgame tables; `book` writes balanced opening positions.
 
 use std::process::ExitCode;
 
 use tetrarch_tuning::match_runner::{cli, runner};
-use tetrarch_tuning::{bitbase, calibrate, commands, convert, distill, go_patterns, nnue, spsa};
+use tetrarch_tuning::{
+    bitbase, book, calibrate, commands, convert, distill, go_patterns, nnue, spsa,
+};
 
 const USAGE: &str =
-    "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa|bitbase|calibrate|go-patterns> [OPTIONS]   \
+    "Usage: tetrarch-tune <match|datagen|convert|nnue|texel|spsa|bitbase|calibrate|go-patterns|book> [OPTIONS]   \
                      (tetrarch-tune <tool> -help for the options)";
 
 /// Runs a tool that reports errors as text: exit 2 for usage errors is not told apart here.
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Some("distill") => report("distill", distill::main(&args[1..])),
         Some("spsa") => report("spsa", spsa::main(&args[1..])),
         Some("bitbase") => report("bitbase", bitbase::main(&args[1..])),
+        Some("book") => report("book", book::main(&args[1..])),
         Some("calibrate") => report("calibrate", calibrate::main(&args[1..])),
         Some("go-patterns") => report("go-patterns", go_patterns::go_patterns_cmd(&args[1..])),
         Some("-h") | Some("--help") | Some("help") => {

@@ -24,11 +24,12 @@ move with Tetrarch's own rules.
 Usage: tetrarch-tune match -engine cmd=PATH [KEY=VALUE...] -engine ... [OPTIONS]
 
 Engines (repeat -engine for each; -each applies to all):
-  -engine cmd=PATH [name=NAME] [proto=uci|ucci|gtp|hub|dxp] [arg=ARG]... [dir=DIR]
+  -engine cmd=PATH [name=NAME] [proto=uci|ucci|gtp|hub|hub1|dxp] [arg=ARG]... [dir=DIR]
           [option.NAME=VALUE]... [initstr=LINE]... [tc=TC] [st=SEC] [nodes=N] [depth=N]
           [timemargin=MS] [stderr=FILE] [rating=R] [ranks=0|1] [host=H] [port=P]
       proto defaults to the game's usual protocol (chess uci, xiangqi ucci, go gtp,
-      draughts hub). option.NAME=VALUE becomes setoption (UCI/UCCI), set-param (Hub) or the
+      draughts hub; hub1 is Scan 2.0's first Hub, depth=N or a clock). option.NAME=VALUE
+      becomes setoption (UCI/UCCI), set-param (Hub), 'set NAME VALUE' (hub1) or the
       command 'NAME VALUE' (GTP). ranks=1: a xiangqi UCI engine writes ranks 1-10
       (Fairy-Stockfish; detected from its UCI_Variant option unless given). proto=dxp: the
       runner connects to host:port (default 127.0.0.1:27531) where the engine serves DXP;

@@ -29,6 +29,8 @@ pub enum Protocol {
     Ucci,
     Gtp,
     Hub,
+    /// Scan 2.0's first Hub (`pos <board>`, `move M`, `depth N`, `go` ... `move M`).
+    Hub1,
     Dxp,
 }
 
@@ -39,9 +41,10 @@ impl Protocol {
             "ucci" => Ok(Protocol::Ucci),
             "gtp" => Ok(Protocol::Gtp),
             "hub" => Ok(Protocol::Hub),
+            "hub1" => Ok(Protocol::Hub1),
             "dxp" => Ok(Protocol::Dxp),
             _ => Err(format!(
-                "unknown protocol '{text}' (uci, ucci, gtp, hub or dxp)"
+                "unknown protocol '{text}' (uci, ucci, gtp, hub, hub1 or dxp)"
             )),
         }
     }
@@ -57,6 +60,7 @@ impl Protocol {
             Protocol::Ucci => "ucci",
             Protocol::Gtp => "gtp",
             Protocol::Hub => "hub",
+            Protocol::Hub1 => "hub1",
             Protocol::Dxp => "dxp",
         }
     }
@@ -273,7 +277,9 @@ pub fn start_player(
             Box::new(uci::UciPlayer::start(config, kind, label, debug, timeout)?)
         }
         Protocol::Gtp => Box::new(gtp::GtpPlayer::start(config, label, debug, timeout)?),
-        Protocol::Hub => Box::new(hub::HubPlayer::start(config, label, debug, timeout)?),
+        Protocol::Hub | Protocol::Hub1 => {
+            Box::new(hub::HubPlayer::start(config, label, debug, timeout)?)
+        }
         Protocol::Dxp => Box::new(dxp::DxpPlayer::start(
             config,
             label,
