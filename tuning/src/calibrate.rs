@@ -59,7 +59,9 @@ Defaults:
   go        rungs 0,4,8,12 vs GNU Go 3.8 --level 10 (elo=1400, taken as 7 kyu), --level 5 and
             --level 1 (rated through the ladder), 9x9, komi 7
   xiangqi   rungs 2,5,8,11 vs Fairy-Stockfish (UCI_Variant xiangqi) at 2000 nodes (elo=1500)
-  draughts  rungs 2,5,8,11 vs Tetrarch full strength at 20000 nodes (elo=2000)
+  draughts  rungs 2,5,8,11 vs Scan 2.0 (../shared/tools/build-peers.sh) over its first Hub at
+            depth 6 (elo=2000) and depths 2, 4 and 8 (rated through the ladder); give
+            -openings file=tools/openings/draughts-100.epd
   chess     rungs 2,6,10,14,19 vs Stockfish UCI_Elo 1350, 1700, 2000, 2400, 2850 (timed:
             give -tc, e.g. -tc 10+0.1, and run it on an idle machine)
 ";
@@ -107,6 +109,15 @@ fn default_engine() -> String {
         .unwrap_or_else(|| "tetrarch".into())
 }
 
+/// Where ../shared/tools/build-peers.sh installs Scan 2.0 (it must run in its own folder).
+fn scan_dir() -> String {
+    let data = std::env::var("XDG_DATA_HOME")
+        .ok()
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| format!("{}/.local/share", std::env::var("HOME").unwrap_or_default()));
+    format!("{data}/tetrarch-peers/scan20")
+}
+
 fn words(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
@@ -119,7 +130,7 @@ fn default_levels(game: &str) -> Vec<f64> {
     }
 }
 
-fn default_anchors(game: &str, engine: &str) -> Vec<Anchor> {
+fn default_anchors(game: &str) -> Vec<Anchor> {
     let gnugo = |level: u32, elo: Option<f64>| Anchor {
         name: format!("gnugo-{level}"),
         elo,
@@ -138,16 +149,26 @@ fn default_anchors(game: &str, engine: &str) -> Vec<Anchor> {
             elo: Some(1500.0),
             words: words(&["cmd=fairy-stockfish", "proto=uci", "nodes=2000"]),
         }],
-        "draughts" => vec![Anchor {
-            name: "tetrarch-20000n".into(),
-            elo: Some(2000.0),
-            words: vec![
-                format!("cmd={engine}"),
-                "arg=hub".into(),
-                "proto=hub".into(),
-                "nodes=20000".into(),
-            ],
-        }],
+        // Scan 2.0 at fixed depths over its first Hub: an outside reference that a fixed
+        // depth keeps load-independent; depth 6 scored even with our full engine at 20000
+        // nodes, which the provisional scale called 2000, so the scale carries on.
+        "draughts" => {
+            let dir = scan_dir();
+            [2, 4, 6, 8]
+                .iter()
+                .map(|&d| Anchor {
+                    name: format!("scan-d{d}"),
+                    elo: (d == 6).then_some(2000.0),
+                    words: vec![
+                        format!("cmd={dir}/scan"),
+                        "arg=hub".into(),
+                        format!("dir={dir}"),
+                        "proto=hub1".into(),
+                        format!("depth={d}"),
+                    ],
+                })
+                .collect()
+        }
         _ => [1350, 1700, 2000, 2400, 2850]
             .iter()
             .map(|&e| Anchor {
@@ -319,7 +340,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
     plan.engine = engine.unwrap_or_else(default_engine);
     plan.levels = levels.unwrap_or_else(|| default_levels(&game));
     plan.anchors = if anchors.is_empty() {
-        default_anchors(&game, &plan.engine)
+        default_anchors(&game)
     } else {
         anchors
     };
