@@ -82,18 +82,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .str("game")
         .ok_or("-game chess|xiangqi|draughts is required")?;
     let out = a.str("out");
-    let (min_plies, max_plies) = match a.str("plies") {
-        None => (6, 8),
-        Some(r) => {
-            let (lo, hi) = r.split_once('-').unwrap_or((&r, &r));
-            let lo = lo.parse().map_err(|_| "-plies MIN-MAX")?;
-            let hi = hi.parse().map_err(|_| "-plies MIN-MAX")?;
-            if lo > hi {
-                return Err("-plies MIN-MAX with MIN <= MAX".into());
-            }
-            (lo, hi)
-        }
-    };
+    let (min_plies, max_plies) = a.range("plies", (6, 8))?;
     let cfg = BookConfig {
         count: a.get("count", 100)?,
         seed: a.get("seed", 1)?,

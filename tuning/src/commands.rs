@@ -74,6 +74,20 @@ impl Args {
         }
     }
 
+    /// A `MIN-MAX` (or single `N`) range of whole numbers, MIN at most MAX.
+    pub fn range(&self, key: &str, default: (usize, usize)) -> Result<(usize, usize), String> {
+        let Some(r) = self.str(key) else {
+            return Ok(default);
+        };
+        let (lo, hi) = r.split_once('-').unwrap_or((&r, &r));
+        match (lo.parse(), hi.parse()) {
+            (Ok(lo), Ok(hi)) if lo <= hi => Ok((lo, hi)),
+            _ => Err(format!(
+                "-{key} MIN-MAX (whole numbers, MIN <= MAX), not '{r}'"
+            )),
+        }
+    }
+
     /// An error naming any option that no one asked for.
     pub fn finish(&self) -> Result<(), String> {
         let used = self.used.borrow();
@@ -135,11 +149,10 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
             .map(epd_to_fen)
             .collect();
     }
-    if let Some(r) = a.str("random-plies") {
-        let (lo, hi) = r.split_once('-').unwrap_or((&r, &r));
-        cfg.opening.min_plies = lo.parse().map_err(|_| "-random-plies MIN-MAX")?;
-        cfg.opening.max_plies = hi.parse().map_err(|_| "-random-plies MIN-MAX")?;
-    }
+    (cfg.opening.min_plies, cfg.opening.max_plies) = a.range(
+        "random-plies",
+        (cfg.opening.min_plies, cfg.opening.max_plies),
+    )?;
     cfg.opening.nodes = a.get("opening-nodes", cfg.opening.nodes)?;
     cfg.opening.max_score = a.get("opening-score", cfg.opening.max_score)?;
     cfg.win_score = a.get("win-score", cfg.win_score)?;
@@ -571,6 +584,12 @@ mod tests {
         assert!(Args::parse(&args("games 3"), &[]).is_err());
         let b = Args::parse(&args("-games x"), &[]).unwrap();
         assert!(b.get("games", 0usize).is_err());
+        let r = Args::parse(&args("-p 6-8 -q 5 -r 9-2 -s x-3"), &[]).unwrap();
+        assert_eq!(r.range("p", (0, 0)), Ok((6, 8)));
+        assert_eq!(r.range("q", (0, 0)), Ok((5, 5)));
+        assert!(r.range("r", (0, 0)).is_err());
+        assert!(r.range("s", (0, 0)).is_err());
+        assert_eq!(r.range("absent", (1, 2)), Ok((1, 2)));
     }
 
     #[test]
