@@ -1,7 +1,8 @@
 """tetrarch-tune match on Go, end to end: GNU Go against GNU Go over GTP on 9x9, refereed by
 Tetrarch's Go rules (two passes, dead stones agreed by both engines, area scoring, komi 7.5);
-the SGF is replayed by sgfmill and every game scored on points is scored again by a separate
-GNU Go (Chinese rules), which must agree on winner and margin."""
+the SGF is replayed by sgfmill and every game scored on points is counted again there with the
+recorded dead stones lifted, and by a separate GNU Go (Chinese rules) wherever it judges the
+same stones dead (see check_sgf.py)."""
 import os
 import subprocess
 import sys
@@ -35,7 +36,7 @@ def test_gnugo_against_gnugo_scored_twice(tmp_path):
 @pytest.mark.skipif(not os.path.exists(GNUGO), reason="needs /usr/games/gnugo")
 def test_disputed_dead_stones_are_played_out(tmp_path):
     """One engine calls every stone alive: the engines disagree, the game resumes with cleanup
-    moves (kgs-genmove_cleanup) and is scored as it stands; GNU Go's own count agrees."""
+    moves (kgs-genmove_cleanup), they disagree again, and it is scored as it stands."""
     sgf = tmp_path / "disputed.sgf"
     fake = str(ROOT / "tuning" / "tests" / "fake" / "gtp_disputer.py")
     cmd = [TUNE, "match", "-game", "go", "size=9", "-sgfout", str(sgf), "-ratinginterval", "0", "-tc", "inf",
@@ -47,3 +48,7 @@ def test_disputed_dead_stones_are_played_out(tmp_path):
     assert "kgs-genmove_cleanup" in p.stderr
     games = check(str(sgf))
     assert len(games) == 2
+    # The disputer never calls a stone dead, so every game scored on points is scored with all
+    # stones on the board.
+    text = sgf.read_text()
+    assert text.count(" points (no dead stones)") == text.count(" points"), text

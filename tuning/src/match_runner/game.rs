@@ -7,8 +7,9 @@
 //! crash, stall (no answer without a clock), malformed output, false claim, resignation.
 //! Before every request the rules are asked for a result (mate, stalemate, repetition,
 //! perpetual check, move-count rules; Go after two passes: dead stones agreed by both engines'
-//! `final_status_list dead`, else the game is played out with cleanup moves and scored with
-//! every stone alive). Draw and resign adjudication follow cutechess-cli's rules on the engines'
+//! `final_status_list dead`, else the game is played out with cleanup moves, asked again, and
+//! scored with every stone alive if the engines still disagree; the reason names the stones
+//! removed). Draw and resign adjudication follow cutechess-cli's rules on the engines'
 //! own reported scores.
 
 use std::time::{Duration, Instant, SystemTime};
@@ -262,11 +263,18 @@ pub fn play_game(
         }
         if rules.awaiting_score() {
             match score_go(&mut players, &mut *rules, &record, &played, cleanup) {
-                GoScoring::Scored(side, o) => {
+                GoScoring::Scored(side, o, dead) => {
                     let (result, mut reason) = rule_result(side, o, kind);
                     if let (GameResult::Win(w), Some(m)) = (result, rules.score_margin()) {
                         // Black's margin; the winner's is its absolute value.
                         reason = format!("{} wins by {} points", side_names[w.index()], m.abs());
+                    }
+                    // The record says which stones were removed, so that anyone can count
+                    // the final board again without judging life and death.
+                    if dead.is_empty() {
+                        reason.push_str(" (no dead stones)");
+                    } else {
+                        reason.push_str(&format!(" (dead stones: {})", dead.join(" ")));
                     }
                     break (result, reason);
                 }
@@ -491,14 +499,16 @@ fn rule_result(side: Side, o: Outcome, kind: GameKind) -> (GameResult, String) {
 }
 
 enum GoScoring {
-    Scored(Side, Outcome),
+    /// Scored from the side to move's view, with the stones removed as dead.
+    Scored(Side, Outcome, Vec<String>),
     PlayOut,
     Failed(Side, PlayerError),
 }
 
-/// After two passes: dead stones agreed by both engines are removed and the board is scored;
-/// a dispute sends the game back to play with cleanup moves (the first time), after which the
-/// board is scored as it stands.
+/// After two passes: dead stones agreed by both engines are removed and the board is scored.
+/// A dispute sends the game back to play with cleanup moves the first time; after the cleanup
+/// the engines are asked again, and a second dispute scores the board as it stands (every
+/// stone alive, which is what an engine playing kgs-genmove_cleanup is told to bring about).
 fn score_go(
     players: &mut [&mut dyn Player; 2],
     rules: &mut dyn Rules,
@@ -507,39 +517,38 @@ fn score_go(
     already_cleaned: bool,
 ) -> GoScoring {
     let side = rules.side_to_move();
-    let dead = if already_cleaned {
+    let mut lists = Vec::new();
+    for s in Side::BOTH {
+        let req = MoveRequest {
+            kind: GameKind::Go,
+            start: &record.start,
+            start_is_initial: record.start_is_initial,
+            moves: played,
+            side,
+            clocks: [None, None],
+            tc: TimeControl::Infinite,
+            deadline: Instant::now() + Duration::from_secs(60),
+            cleanup: false,
+        };
+        match players[s.index()].dead_stones(&req) {
+            Ok(mut l) => {
+                l.sort();
+                l.dedup();
+                lists.push(l);
+            }
+            Err(e) => return GoScoring::Failed(s, e),
+        }
+    }
+    let dead = if lists[0] == lists[1] {
+        lists.swap_remove(0)
+    } else if already_cleaned {
         Vec::new()
     } else {
-        let mut lists = Vec::new();
-        for s in Side::BOTH {
-            let req = MoveRequest {
-                kind: GameKind::Go,
-                start: &record.start,
-                start_is_initial: record.start_is_initial,
-                moves: played,
-                side,
-                clocks: [None, None],
-                tc: TimeControl::Infinite,
-                deadline: Instant::now() + Duration::from_secs(60),
-                cleanup: false,
-            };
-            match players[s.index()].dead_stones(&req) {
-                Ok(mut l) => {
-                    l.sort();
-                    l.dedup();
-                    lists.push(l);
-                }
-                Err(e) => return GoScoring::Failed(s, e),
-            }
-        }
-        if lists[0] != lists[1] {
-            rules.resume_play();
-            return GoScoring::PlayOut;
-        }
-        lists.swap_remove(0)
+        rules.resume_play();
+        return GoScoring::PlayOut;
     };
     match rules.score_with_dead(&dead) {
-        Ok(o) => GoScoring::Scored(rules.side_to_move(), o),
+        Ok(o) => GoScoring::Scored(rules.side_to_move(), o, dead),
         Err(e) => GoScoring::Failed(side, PlayerError::Refused(e)),
     }
 }

@@ -5,8 +5,9 @@
 //! positional superko) and keeps the history. The game stops after two passes in a row
 //! ([`Rules::awaiting_score`]); the game loop then asks both engines for their dead stones and,
 //! if they agree, scores the board by area with those stones removed
-//! ([`Rules::score_with_dead`]); if they disagree, play resumes ([`Rules::resume_play`]) and the
-//! board is scored as it stands after the next two passes. Moves are GTP vertices (`D4`, `pass`).
+//! ([`Rules::score_with_dead`]); if they disagree, play resumes ([`Rules::resume_play`]) with
+//! cleanup moves, and after the next two passes the board is scored with the stones both then
+//! call dead, or as it stands if they still disagree. Moves are GTP vertices (`D4`, `pass`).
 
 use tetrarch::game::{Outcome, Reason, Side, Verdict};
 use tetrarch::games::go::Record;
