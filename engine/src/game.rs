@@ -451,6 +451,19 @@ pub trait MctsState: Clone + Send + Sync + 'static {
         }));
     }
 
+    /// Visits at which a node's priors are worth recomputing with [`refine`](MctsState::refine)
+    /// (0: never). Knowledge too costly for every new node (Go's learned move priors) is
+    /// spent only on the nodes the search keeps coming back to.
+    fn refine_visits(&self) -> u32 {
+        0
+    }
+
+    /// The priors of a busy node, replacing [`expand`](MctsState::expand)'s: for the same moves
+    /// (in any order; a move `expand` left out is ignored).
+    fn refine(&self, out: &mut Vec<Prior<Self::Move>>) {
+        self.expand(out);
+    }
+
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
 

@@ -424,10 +424,28 @@ impl Shared {
         w.tree_moves.clear();
         let mut node = 0usize;
         let mut mover = root.to_move().flip();
+        let refine_at = match root.refine_visits() {
+            0 => u32::MAX,
+            v => v,
+        };
         loop {
             let n = tree.node(node);
-            n.visits.fetch_add(1, Ordering::Relaxed);
+            let seen = n.visits.fetch_add(1, Ordering::Relaxed) + 1;
             w.path.push((node as u32, mover));
+            // One thread sees each count, so a busy node is refined once.
+            if seen == refine_at && n.is_expanded() {
+                w.priors.clear();
+                w.state.refine(&mut w.priors);
+                w.children.clear();
+                for p in &w.priors {
+                    w.children.push((
+                        w.state.move_index(p.mv) as u16,
+                        p.visits,
+                        p.value.clamp(0.0, 1.0),
+                    ));
+                }
+                tree.set_priors(node, &w.children);
+            }
             if !n.is_expanded() {
                 if w.state.is_over() || tree.is_full() || !tree.is_leaf(node) {
                     break;

@@ -98,3 +98,87 @@ fn one_thread_with_the_same_seed_searches_the_same() {
     };
     assert_eq!(line(), line());
 }
+
+/// One choice among four moves, every playout a draw: only the priors tell the moves apart.
+/// `expand` gives none; `refine` favours move 3 heavily, from `refine_at` visits on.
+#[derive(Clone)]
+struct OneChoice {
+    played: Option<u16>,
+    refine_at: u32,
+}
+
+impl crate::game::MctsState for OneChoice {
+    type Move = u16;
+    fn to_move(&self) -> crate::game::Side {
+        crate::game::Side::First
+    }
+    fn key(&self) -> u64 {
+        self.played.map_or(99, u64::from)
+    }
+    fn is_over(&self) -> bool {
+        self.played.is_some()
+    }
+    fn legal_moves(&self, out: &mut Vec<u16>) {
+        out.extend(0..4);
+    }
+    fn refine_visits(&self) -> u32 {
+        self.refine_at
+    }
+    fn refine(&self, out: &mut Vec<crate::game::Prior<u16>>) {
+        out.extend((0..4).map(|mv| crate::game::Prior {
+            mv,
+            visits: 50.0,
+            value: if mv == 3 { 1.0 } else { 0.0 },
+        }));
+    }
+    fn play(&mut self, m: u16) {
+        self.played = Some(m);
+    }
+    fn move_index_space(&self) -> usize {
+        4
+    }
+    fn move_index(&self, m: u16) -> usize {
+        m as usize
+    }
+    fn index_move(&self, index: usize) -> u16 {
+        index as u16
+    }
+    fn playout(
+        &mut self,
+        _rng: &mut rand::rngs::SmallRng,
+        _trace: &mut Vec<(crate::game::Side, u32)>,
+    ) -> crate::game::PlayoutEnd {
+        crate::game::PlayoutEnd {
+            value: 0.5,
+            score: 0.0,
+        }
+    }
+}
+
+#[test]
+fn a_busy_node_gets_its_refined_priors() {
+    let visits_of_3 = |refine_at: u32| {
+        let mut m: Mcts<OneChoice> = Mcts::new(Config::default());
+        let root = OneChoice {
+            played: None,
+            refine_at,
+        };
+        let limits = PlayoutLimits {
+            playouts: Some(400),
+            ..PlayoutLimits::default()
+        };
+        let snap = m.search(&root, &limits, &AtomicBool::new(false), &mut |_| {});
+        let of3 = snap
+            .moves
+            .iter()
+            .find(|s| s.mv == 3)
+            .map_or(0, |s| s.visits);
+        (of3, snap.root_visits)
+    };
+    // Without refinement the four moves share the playouts.
+    let (plain, total) = visits_of_3(0);
+    assert!(plain < total as u32 / 2, "{plain} of {total}");
+    // Refined at the root's 10th visit, the favoured move takes nearly all the rest.
+    let (refined, total) = visits_of_3(10);
+    assert!(refined > total as u32 * 3 / 4, "{refined} of {total}");
+}

@@ -229,6 +229,26 @@ impl Tree {
         true
     }
 
+    /// Replaces the priors of `node`'s children (move index, prior visits, prior value); a
+    /// move that is not a child is ignored. The real statistics are kept apart from the prior,
+    /// so a prior can change under a running search.
+    pub fn set_priors(&self, node: usize, priors: &[(u16, f32, f32)]) {
+        let Some(children) = self.nodes[node].children() else {
+            return;
+        };
+        let span = priors.iter().map(|p| p.0 as usize + 1).max().unwrap_or(0);
+        let mut by_move = vec![None; span];
+        for &(mv, pv, pw) in priors {
+            by_move[mv as usize] = Some((pv, pw));
+        }
+        for c in &self.nodes[children] {
+            if let Some(&Some((pv, pw))) = by_move.get(c.move_index()) {
+                c.prior_visits.store(pv.to_bits(), Ordering::Relaxed);
+                c.prior_value.store(pw.to_bits(), Ordering::Relaxed);
+            }
+        }
+    }
+
     /// Whether `node` is being expanded or cannot be (used to avoid waiting on another thread).
     pub fn is_leaf(&self, node: usize) -> bool {
         self.nodes[node].state.load(Ordering::Acquire) == LEAF

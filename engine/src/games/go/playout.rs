@@ -23,8 +23,10 @@
 //! list, so a playout allocates nothing. Scoring at the end is by area: after a playout the
 //! remaining empty points are eyes, owned by whoever surrounds them.
 //!
-//! With the `prior_learned` knob set, the priors add (or, with `prior_learned_only`, use
-//! instead) the learned Bradley-Terry move model of `move_features`.
+//! Up to 9x9 (where its gammas were fitted) the priors add (or, with `prior_learned_only`, use
+//! instead) the learned Bradley-Terry move model of `move_features`, weighted by the
+//! `prior_learned` knob, at nodes that reach `prior_learned_visits` visits (the tree's
+//! `refine` hook): computing the model for every new node costs more than it gains.
 //!
 //! The tree's priors use the same knowledge, as equivalent experience (virtual wins and
 //! visits): captures, atari escapes, working ladders, two-liberty fights, patterns and
@@ -444,8 +446,20 @@ impl Board {
         self.size() >= 13
     }
 
-    /// The tree's candidate moves with priors (see the module doc).
+    /// The tree's candidate moves with priors (see the module doc). With
+    /// `prior_learned_visits` set, a new node gets the hand-written priors alone and the
+    /// learned ones join at that many visits ([`Board::busy_priors`]).
     pub fn priors(&self, out: &mut Vec<Prior<Move>>) {
+        let deferred = knobs::get(K::PRIOR_LEARNED_VISITS) > 0;
+        self.priors_with(out, !deferred);
+    }
+
+    /// The priors of a node the search keeps returning to: the learned ones always included.
+    pub fn busy_priors(&self, out: &mut Vec<Prior<Move>>) {
+        self.priors_with(out, true);
+    }
+
+    fn priors_with(&self, out: &mut Vec<Prior<Move>>, with_learned: bool) {
         let side = self.to_move();
         let me = stone(side);
         let enemy = stone(side.flip());
@@ -511,7 +525,9 @@ impl Board {
         // The learned priors (see `move_features`): each move's strength relative to the
         // best move's, as wins out of `learned_k` visits.
         let learned_k = eq(K::PRIOR_LEARNED);
-        let learned = learned_k > 0.0 && move_features::have_gammas();
+        // The shipped gammas were fitted on 9x9 games and measured there only: on the big
+        // boards they wait for a fit and a match of their own.
+        let learned = with_learned && !big && learned_k > 0.0 && move_features::have_gammas();
         let hand = !(learned && knobs::get(K::PRIOR_LEARNED_ONLY) != 0);
         let mut learned_moves = Vec::new();
         let mut strengths = Vec::new();
@@ -721,6 +737,18 @@ impl MctsState for Board {
 
     fn expand(&self, out: &mut Vec<Prior<Move>>) {
         self.priors(out);
+    }
+
+    fn refine_visits(&self) -> u32 {
+        if knobs::get(K::PRIOR_LEARNED) > 0 && !self.is_big() {
+            knobs::get(K::PRIOR_LEARNED_VISITS).max(0) as u32
+        } else {
+            0
+        }
+    }
+
+    fn refine(&self, out: &mut Vec<Prior<Move>>) {
+        self.busy_priors(out);
     }
 
     #[inline]
