@@ -171,6 +171,23 @@ struct Worker<S: MctsState> {
     first_at: Vec<u32>,
 }
 
+impl<S: MctsState> Worker<S> {
+    /// The state's priors from `source` (`expand` or `refine`), as the tree's children
+    /// entries (move index, prior visits, prior value) in `self.children`.
+    fn gather_priors(&mut self, source: fn(&S, &mut Vec<Prior<S::Move>>)) {
+        self.priors.clear();
+        source(&self.state, &mut self.priors);
+        self.children.clear();
+        for p in &self.priors {
+            self.children.push((
+                self.state.move_index(p.mv) as u16,
+                p.visits,
+                p.value.clamp(0.0, 1.0),
+            ));
+        }
+    }
+}
+
 /// What every search thread reads and writes: the tree and the ownership counts.
 struct Shared {
     tree: Tree,
@@ -434,16 +451,7 @@ impl Shared {
             w.path.push((node as u32, mover));
             // One thread sees each count, so a busy node is refined once.
             if seen == refine_at && n.is_expanded() {
-                w.priors.clear();
-                w.state.refine(&mut w.priors);
-                w.children.clear();
-                for p in &w.priors {
-                    w.children.push((
-                        w.state.move_index(p.mv) as u16,
-                        p.visits,
-                        p.value.clamp(0.0, 1.0),
-                    ));
-                }
+                w.gather_priors(S::refine);
                 tree.set_priors(node, &w.children);
             }
             if !n.is_expanded() {
@@ -454,16 +462,7 @@ impl Shared {
                 if node != 0 && visits < self.expand_threshold(config) {
                     break;
                 }
-                w.priors.clear();
-                w.state.expand(&mut w.priors);
-                w.children.clear();
-                for p in &w.priors {
-                    w.children.push((
-                        w.state.move_index(p.mv) as u16,
-                        p.visits,
-                        p.value.clamp(0.0, 1.0),
-                    ));
-                }
+                w.gather_priors(S::expand);
                 if w.children.is_empty() || !tree.expand(node, &w.children) {
                     break;
                 }
