@@ -236,13 +236,11 @@ impl Tree {
         let Some(children) = self.nodes[node].children() else {
             return;
         };
-        let span = priors.iter().map(|p| p.0 as usize + 1).max().unwrap_or(0);
-        let mut by_move = vec![None; span];
+        // A search of the children per prior: quadratic, but only busy nodes are refined, and
+        // it allocates nothing.
+        let children = &self.nodes[children];
         for &(mv, pv, pw) in priors {
-            by_move[mv as usize] = Some((pv, pw));
-        }
-        for c in &self.nodes[children] {
-            if let Some(&Some((pv, pw))) = by_move.get(c.move_index()) {
+            if let Some(c) = children.iter().find(|c| c.move_index() == mv as usize) {
                 c.prior_visits.store(pv.to_bits(), Ordering::Relaxed);
                 c.prior_value.store(pw.to_bits(), Ordering::Relaxed);
             }

@@ -379,13 +379,13 @@ pub fn shipped_radius() -> usize {
 
 /// Strengths of every candidate of `b` under the shipped table, in the order of
 /// [`candidates`].
-pub fn move_strengths(b: &Board, moves: &[Move], out: &mut Vec<f32>) {
+pub fn move_strengths(b: &Board, moves: &[Move], out: &mut impl Extend<f32>) {
     let ctx = Context::new(b);
     let radius = shipped_radius();
     for &m in moves {
         let mut fs = Features::new();
         move_features(b, &ctx, m, radius, &mut fs);
-        out.push(strength(&fs));
+        out.extend([strength(&fs)]);
     }
 }
 

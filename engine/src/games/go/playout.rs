@@ -529,8 +529,10 @@ impl Board {
         // boards they wait for a fit and a match of their own.
         let learned = with_learned && !big && learned_k > 0.0 && move_features::have_gammas();
         let hand = !(learned && knobs::get(K::PRIOR_LEARNED_ONLY) != 0);
-        let mut learned_moves = Vec::new();
-        let mut strengths = Vec::new();
+        // On the stack: the search allocates nothing per node. The learned priors are only
+        // used below 13x13, so the candidates fit.
+        let mut learned_moves: ArrayVec<Move, 160> = ArrayVec::new();
+        let mut strengths: ArrayVec<f32, 160> = ArrayVec::new();
         if learned {
             for i in 0..self.empty_count() {
                 let p = self.empty_point(i);
