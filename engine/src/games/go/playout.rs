@@ -23,8 +23,8 @@
 //! list, so a playout allocates nothing. Scoring at the end is by area: after a playout the
 //! remaining empty points are eyes, owned by whoever surrounds them.
 //!
-//! Up to 9x9 (where its gammas were fitted) the priors add (or, with `prior_learned_only`, use
-//! instead) the learned Bradley-Terry move model of `move_features`, weighted by the
+//! Below 13x13 (its gammas were fitted on 9x9) the priors add (or, with `prior_learned_only`,
+//! use instead) the learned Bradley-Terry move model of `move_features`, weighted by the
 //! `prior_learned` knob, at nodes that reach `prior_learned_visits` visits (the tree's
 //! `refine` hook): computing the model for every new node costs more than it gains.
 //!
