@@ -446,17 +446,27 @@ impl Board {
         self.size() >= 13
     }
 
+    /// When the learned priors join a node: `None` where they are off (the `prior_learned`
+    /// knob at 0, no gammas, or a big board: the shipped gammas were fitted on 9x9 games and
+    /// measured there only), else at that many visits (0: when the node is made).
+    fn learned_prior_visits(&self) -> Option<u32> {
+        if knobs::get(K::PRIOR_LEARNED) <= 0 || self.is_big() || !move_features::have_gammas() {
+            return None;
+        }
+        Some(knobs::get(K::PRIOR_LEARNED_VISITS).max(0) as u32)
+    }
+
     /// The tree's candidate moves with priors (see the module doc). With
     /// `prior_learned_visits` set, a new node gets the hand-written priors alone and the
     /// learned ones join at that many visits ([`Board::busy_priors`]).
     pub fn priors(&self, out: &mut Vec<Prior<Move>>) {
-        let deferred = knobs::get(K::PRIOR_LEARNED_VISITS) > 0;
-        self.priors_with(out, !deferred);
+        self.priors_with(out, self.learned_prior_visits() == Some(0));
     }
 
-    /// The priors of a node the search keeps returning to: the learned ones always included.
+    /// The priors of a node the search keeps returning to: the learned ones included
+    /// wherever they are on.
     pub fn busy_priors(&self, out: &mut Vec<Prior<Move>>) {
-        self.priors_with(out, true);
+        self.priors_with(out, self.learned_prior_visits().is_some());
     }
 
     fn priors_with(&self, out: &mut Vec<Prior<Move>>, with_learned: bool) {
@@ -525,9 +535,8 @@ impl Board {
         // The learned priors (see `move_features`): each move's strength relative to the
         // best move's, as wins out of `learned_k` visits.
         let learned_k = eq(K::PRIOR_LEARNED);
-        // The shipped gammas were fitted on 9x9 games and measured there only: on the big
-        // boards they wait for a fit and a match of their own.
-        let learned = with_learned && !big && learned_k > 0.0 && move_features::have_gammas();
+        // Whether they are on here is `learned_prior_visits`'s to say.
+        let learned = with_learned;
         let hand = !(learned && knobs::get(K::PRIOR_LEARNED_ONLY) != 0);
         // On the stack: the search allocates nothing per node. The learned priors are only
         // used below 13x13, so the candidates fit.
@@ -742,11 +751,7 @@ impl MctsState for Board {
     }
 
     fn refine_visits(&self) -> u32 {
-        if knobs::get(K::PRIOR_LEARNED) > 0 && !self.is_big() {
-            knobs::get(K::PRIOR_LEARNED_VISITS).max(0) as u32
-        } else {
-            0
-        }
+        self.learned_prior_visits().unwrap_or(0)
     }
 
     fn refine(&self, out: &mut Vec<Prior<Move>>) {
