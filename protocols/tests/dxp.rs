@@ -1,14 +1,47 @@
 //! Two tetrarch processes play whole DXP games against each other on loopback.
 
-use std::net::TcpListener;
-use std::process::{Command, Stdio};
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
+/// Starts `tetrarch dxp --listen 0 ARGS...` and waits until it names the port the system gave
+/// it. A port chosen here and handed over could be taken by another program first, and an
+/// initiator connecting in a loop to a port nobody holds yet can connect to itself; the
+/// follower's own choice avoids both. Returns the process (stdout piped), the port, and the
+/// thread that collects the rest of its stderr.
+fn spawn_follower(args: &[&str]) -> (Child, u16, JoinHandle<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tetrarch"))
+        .args(["dxp", "--listen", "0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the follower");
+    let err = child.stderr.take().expect("piped stderr");
+    let (port_tx, port_rx) = std::sync::mpsc::channel();
+    let log = std::thread::spawn(move || {
+        let mut text = String::new();
+        for l in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+            if let Some(p) = l.strip_prefix("dxp: listening on 127.0.0.1:") {
+                let _ = port_tx.send(p.trim().parse::<u16>().ok());
+            }
+            text.push_str(&l);
+            text.push('\n');
+        }
+        text
+    });
+    match port_rx.recv_timeout(Duration::from_secs(20)) {
+        Ok(Some(port)) => (child, port, log),
+        Ok(None) => panic!("the follower named no port"),
+        Err(_) => {
+            let _ = child.kill();
+            panic!(
+                "the follower never listened: {}",
+                log.join().unwrap_or_default()
+            )
+        }
+    }
 }
 
 /// The `key=value` fields of a result line.
@@ -23,13 +56,7 @@ fn field<'a>(line: &'a str, key: &str) -> &'a str {
 #[test]
 fn two_engines_play_two_games_over_dxp() {
     let exe = env!("CARGO_BIN_EXE_tetrarch");
-    let port = free_port().to_string();
-    let follower = Command::new(exe)
-        .args(["dxp", "--listen", &port, "--depth", "3", "--hash", "4"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the follower");
+    let (follower, port, follower_log) = spawn_follower(&["--depth", "3", "--hash", "4"]);
     let initiator = Command::new(exe)
         .args([
             "dxp",
@@ -57,7 +84,7 @@ fn two_engines_play_two_games_over_dxp() {
         init.status.success() && foll.status.success(),
         "initiator: {init_out}{}\nfollower: {foll_out}{}",
         String::from_utf8_lossy(&init.stderr),
-        String::from_utf8_lossy(&foll.stderr)
+        follower_log.join().unwrap_or_default()
     );
     let a: Vec<&str> = init_out
         .lines()
@@ -97,41 +124,16 @@ struct Follower {
 impl Follower {
     /// Starts a follower on a free loopback port and waits until it listens.
     fn start(extra: &[&str]) -> Follower {
-        use std::io::BufRead;
-        let port = free_port();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tetrarch"))
-            .args([
-                "dxp",
-                "--listen",
-                &port.to_string(),
-                "--hash",
-                "4",
-                "--verbose",
-            ])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the follower");
+        let mut args = vec!["--hash", "4", "--verbose"];
+        args.extend_from_slice(extra);
+        let (mut child, port, _log) = spawn_follower(&args);
         let (tx, lines) = std::sync::mpsc::channel();
         let out = child.stdout.take().unwrap();
-        let err = child.stderr.take().unwrap();
-        let (listening_tx, listening) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for l in std::io::BufReader::new(out).lines().map_while(Result::ok) {
                 let _ = tx.send(l);
             }
         });
-        std::thread::spawn(move || {
-            for l in std::io::BufReader::new(err).lines().map_while(Result::ok) {
-                if l.contains("listening") {
-                    let _ = listening_tx.send(());
-                }
-            }
-        });
-        listening
-            .recv_timeout(Duration::from_secs(20))
-            .expect("the follower never listened");
         Follower { child, port, lines }
     }
 

@@ -1,11 +1,10 @@
 //! The DXP run: an initiator that plays real games against `tetrarch dxp --listen` on
 //! 127.0.0.1 and fuzzes the messages in between.
 //!
-//! Scheme: the follower is started on a free loopback port (`--depth 2`, so its moves are
-//! quick) and the run opens exactly one connection to it. The follower serving one connection
-//! and then exiting is a known defect being fixed (issue 18, item 3), so the run neither needs a
-//! second connection nor minds whether the follower exits or keeps listening once the run
-//! closes its socket. The run is a series of episodes: reset (a GAMEEND, which ends whatever
+//! Scheme: the follower is started on a loopback port it chooses and names (`--listen 0`;
+//! `--depth 2`, so its moves are quick) and the run opens exactly one connection to it; it
+//! does not mind whether the follower exits or keeps listening once the run closes its
+//! socket. The run is a series of episodes: reset (a GAMEEND, which ends whatever
 //! game the follower is in, then a probe), a valid GAMEREQ (the initial position or a random
 //! playout's, either colour) answered by GAMEACC, then a stretch of lines: our moves when it is
 //! our turn (legal, or now and then illegal, which ends the game), takeback requests that wait
@@ -22,7 +21,7 @@
 //! GAMEEND stop code 1 ("stop entirely", which rightly ends the follower) into 0.
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{Shutdown, TcpStream};
 use std::time::{Duration, Instant};
 
 use crossbeam::channel::{self, Receiver, RecvTimeoutError};
@@ -44,13 +43,6 @@ const WORDS: &[&str] = &[
 
 /// How long a line waits for the follower's move before going ahead without it.
 const REPLY_WAIT: Duration = Duration::from_secs(1);
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
 
 fn padded(name: &str) -> String {
     format!("{name:<32}")
@@ -552,50 +544,48 @@ impl Run<'_> {
     }
 }
 
-/// Starts the follower on a free port and connects to it. The port is free when chosen but
-/// may be taken before the follower binds it: then another one is tried.
+/// Starts the follower on a port the system chooses (`--listen 0`), reads that port from its
+/// stderr line and connects to it. Choosing a free port here and handing it over would race
+/// other programs for it, and connecting in a loop while the follower starts can even connect
+/// the socket to itself (its source port drawn equal to the port): both once ended a run with
+/// "the follower closed the connection".
 fn start_follower(cfg: &Config, scratch: &Scratch) -> (Engine, TcpStream) {
-    for attempt in 1..=3 {
-        let port = free_port();
-        let args: Vec<String> = [
-            "dxp",
-            "--listen",
-            &port.to_string(),
-            "--depth",
-            "2",
-            "--hash",
-            "4",
-        ]
+    let args: Vec<String> = ["dxp", "--listen", "0", "--depth", "2", "--hash", "4"]
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let mut engine = Engine::spawn(&args, &scratch.0);
-        let until = Instant::now() + cfg.deadline;
-        loop {
-            match TcpStream::connect(("127.0.0.1", port)) {
-                Ok(s) => return (engine, s),
-                Err(e) if Instant::now() > until => {
-                    panic!(
-                        "dxp: cannot connect to the follower: {e}\n{}",
-                        engine.report()
-                    )
-                }
-                Err(_) => {
-                    if let Some(s) = engine.exited() {
-                        if attempt == 3 {
-                            panic!(
-                                "dxp: the follower exited before listening ({s})\n{}",
-                                engine.report()
-                            );
-                        }
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-            }
+    let mut engine = Engine::spawn(&args, &scratch.0);
+    let until = Instant::now() + cfg.deadline;
+    let port = loop {
+        let text = engine.stderr_text();
+        let port = text
+            .lines()
+            .find_map(|l| l.strip_prefix("dxp: listening on 127.0.0.1:"))
+            .and_then(|p| p.trim().parse::<u16>().ok());
+        if let Some(port) = port {
+            break port;
         }
+        if let Some(s) = engine.exited() {
+            panic!(
+                "dxp: the follower exited before listening ({s})\n{}",
+                engine.report()
+            );
+        }
+        if Instant::now() > until {
+            panic!(
+                "dxp: the follower never said where it listens\n{}",
+                engine.report()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    match TcpStream::connect(("127.0.0.1", port)) {
+        Ok(s) => (engine, s),
+        Err(e) => panic!(
+            "dxp: cannot connect to the follower on port {port}: {e}\n{}",
+            engine.report()
+        ),
     }
-    unreachable!("the last attempt returns or panics")
 }
 
 /// Runs the DXP fuzz session and returns what it sent.
@@ -670,8 +660,8 @@ pub fn run(cfg: &Config) -> Stats {
         }
     }
     run.reset(&mut rng);
-    // The end of the connection: the follower ends its game and, as things stand, exits (it
-    // serves one connection; a fixed follower keeps listening and is stopped here).
+    // The end of the connection: the follower ends its game and waits for the next one; an
+    // exit now must be a clean one. It is stopped when the run's `Engine` is dropped.
     let _ = run.stream.shutdown(Shutdown::Both);
     match run.engine.wait_exit(Duration::from_secs(3)) {
         Some(s) if !s.success() => {

@@ -368,6 +368,12 @@ impl Engine {
         None
     }
 
+    /// Everything the engine has written to stderr so far (the end of it, past a megabyte).
+    pub fn stderr_text(&self) -> String {
+        let err = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        String::from_utf8_lossy(&err).into_owned()
+    }
+
     pub fn report(&self) -> String {
         let err = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
         let text = String::from_utf8_lossy(&err);

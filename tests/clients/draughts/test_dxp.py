@@ -4,9 +4,9 @@ request, moves both ways, a takeback, and the game end. Run with the pydraughts 
 
 import os
 import random
+import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -17,12 +17,6 @@ draughts = pytest.importorskip("draughts")
 from draughts.engine import DXPEngine  # noqa: E402
 
 TETRARCH = os.environ.get("TETRARCH") or shutil.which("tetrarch")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def same_move(board, move):
@@ -42,19 +36,23 @@ def test_pydraughts_initiator_plays_tetrarch_follower():
 
     signal.signal(signal.SIGALRM, timeout)
     signal.alarm(120)
-    port = free_port()
     log = tempfile.TemporaryFile(mode="w+")
+    # Port 0: the follower takes a free port and names it, so no other program can take it
+    # between our choosing it and the follower binding it.
     follower = subprocess.Popen(
-        [TETRARCH, "dxp", "--listen", str(port), "--depth", "4", "--hash", "4", "--verbose"],
+        [TETRARCH, "dxp", "--listen", "0", "--depth", "4", "--hash", "4", "--verbose"],
         stdout=subprocess.PIPE,
         stderr=log,
         text=True,
     )
     try:
         deadline = time.time() + 10
-        while True:  # wait until it listens (a probe would use up its one connection)
+        port = None
+        while port is None:  # wait until it listens (a probe would use up its one connection)
             log.seek(0)
-            if "listening" in log.read():
+            found = re.search(r"dxp: listening on 127\.0\.0\.1:(\d+)", log.read())
+            if found:
+                port = int(found.group(1))
                 break
             assert time.time() < deadline, "the follower never listened"
             time.sleep(0.05)

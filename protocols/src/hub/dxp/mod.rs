@@ -26,7 +26,7 @@ fn parse_elo(text: &str) -> Result<i64, String> {
 #[derive(clap::Args, Clone, Debug)]
 pub struct DxpArgs {
     /// Follower (server) role: wait for game requests on this port of 127.0.0.1 (27531 when
-    /// no port is given).
+    /// no port is given; 0: any free port, named on stderr as `dxp: listening on ADDR`).
     #[arg(long, value_name = "PORT", num_args = 0..=1, default_missing_value = "27531",
           conflicts_with = "connect")]
     pub listen: Option<u16>,

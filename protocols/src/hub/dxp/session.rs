@@ -179,8 +179,13 @@ fn listen(port: u16, args: &DxpArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if args.verbose {
-        eprintln!("dxp: listening on 127.0.0.1:{port}");
+    // Port 0 lets the system choose a free port, so a caller (a test, a script) never races
+    // another program for one; it learns the port from this line.
+    if args.verbose || port == 0 {
+        match listener.local_addr() {
+            Ok(addr) => eprintln!("dxp: listening on {addr}"),
+            Err(_) => eprintln!("dxp: listening on 127.0.0.1:{port}"),
+        }
     }
     let busy = Arc::new(AtomicBool::new(false));
     let (tx, rx) = channel::unbounded::<TcpStream>();
