@@ -105,11 +105,14 @@ pub fn rank_skill(text: &str) -> Option<Option<PlayoutSkill>> {
 /// The ranks `--rank` and `tetrarch-set rank` accept, for messages.
 pub fn rank_range() -> String {
     let t = strength::ELO;
-    format!(
-        "{}..{} or full",
-        strength::rank_text(t.min_elo()),
-        strength::rank_text(t.max_elo())
-    )
+    match strength::ranks_within(t.min_elo(), t.max_elo()) {
+        Some((lo, hi)) => format!(
+            "{}..{} or full",
+            strength::rank_text(lo),
+            strength::rank_text(hi)
+        ),
+        None => "full".to_string(),
+    }
 }
 
 /// A search parameter: any finite non-negative `f32`.
@@ -174,7 +177,8 @@ mod tests {
         assert!(put(&mut e, "explore", "inf").is_err());
         assert!(set(&t, &mut e, "nope", Some("1"), &DIALECT).is_none());
         // Strength: a rank in the calibrated range weakens, `full` restores.
-        let (lo, hi) = (strength::ELO.min_elo(), strength::ELO.max_elo());
+        let (lo, hi) = strength::ranks_within(strength::ELO.min_elo(), strength::ELO.max_elo())
+            .expect("the table spans ranks");
         put(&mut e, "rank", &strength::rank_text(lo)).unwrap();
         let weak = e.settings.skill.expect("a weak rank limits");
         put(&mut e, "rank", &strength::rank_text(hi)).unwrap();

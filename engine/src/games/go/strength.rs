@@ -6,16 +6,18 @@
 //! (`--level 10`, 9x9), taken as 7 kyu (1400): the rank GNU Go 3.8's bots were commonly
 //! quoted at on KGS, an assumption rather than a measurement, and a 19x19 figure applied to
 //! 9x9 games. Our side plays at fixed playouts and GNU Go at a fixed level, so the table does
-//! not depend on the machine. Measured on 9x9, komi 7, 6 games (3 colour-swapped pairs) each
-//! (see README, "Strength settings"): level 6 scored 1-5 and level 10 scored 5-1 against GNU
-//! Go level 10, fitted to 1174 and 1626 (+/-340: a first, coarse table); level 2 lost all six,
-//! so it is only known to lie below, and is not in the table. `tetrarch-tune calibrate -game
+//! not depend on the machine. Measured on 9x9, komi 7, with the learned priors on (the 9x9
+//! default), 20 games a match against GNU Go levels 10, 5 and 1 from the 2-move openings of
+//! `tools/openings/go-9x9.sgf`, 240 games in all (see README, "Strength settings"): levels 0,
+//! 4, 8 and 12 (64, 282, 1,250 and 5,529 playouts) fitted jointly at 995 +/- 156, 1263 +/- 95,
+//! 1605 +/- 103 and 1794 +/- 150, so ranks run from 11 kyu to 3 kyu. GNU Go's three levels came
+//! out alike on 9x9 (levels 5 and 1 fitted at 1400 and 1407). `tetrarch-tune calibrate -game
 //! go` replays the ladder and prints a new table.
 
 use crate::strength::EloTable;
 
 pub const ELO: EloTable = EloTable {
-    anchors: &[(1174, 6.0), (1626, 10.0)],
+    anchors: &[(995, 0.0), (1263, 4.0), (1605, 8.0), (1794, 12.0)],
     scale: "GNU Go 3.8 level 10 on 9x9 = 7 kyu = 1400",
 };
 
@@ -45,6 +47,14 @@ pub fn rank_text(elo: i32) -> String {
     }
 }
 
+/// The weakest and the strongest rank whose Elo lies in `lo..=hi` (ranks are 100 apart, so
+/// the ends of a fitted table are rounded inwards), as Elo; `None` when no rank fits.
+pub fn ranks_within(lo: i32, hi: i32) -> Option<(i32, i32)> {
+    let weakest = ONE_DAN + 100 * (lo - ONE_DAN + 99).div_euclid(100);
+    let strongest = ONE_DAN + 100 * (hi - ONE_DAN).div_euclid(100);
+    (weakest <= strongest).then_some((weakest, strongest))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +73,8 @@ mod tests {
             assert_eq!(rank_text(parse_rank(r).unwrap()), r);
         }
         assert_eq!(rank_text(1440), "7k");
+        assert_eq!(ranks_within(995, 1794), Some((1000, 1700)));
+        assert_eq!(ranks_within(1000, 1800), Some((1000, 1800)));
+        assert_eq!(ranks_within(1010, 1090), None);
     }
 }
