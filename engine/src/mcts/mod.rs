@@ -27,6 +27,12 @@
 //! judge dead stones and to report.
 //!
 //! The tree survives between searches: [`Mcts::advance`] keeps the subtree of a move played.
+//!
+//! Reports at another margin ([`PlayoutLimits::report_offset`], Go's dynamic komi): the tree
+//! searches by one result while the reports must give another, the real game's. Each playout
+//! through a root move is then also judged by its final margin plus the offset, in counters
+//! kept per root move for this search only, and the snapshot's winrates and scores are those;
+//! the tree's own means stay in [`MoveStats::search_winrate`] for the caller's decisions.
 
 mod pool;
 pub mod skill;
@@ -101,6 +107,14 @@ pub struct PlayoutLimits {
     pub report_every: Option<Duration>,
     /// When set, only root moves whose index is marked true are searched.
     pub root_filter: Option<Vec<bool>>,
+    /// When set, the snapshots judge the root moves by the final margin plus this offset, for
+    /// the player to move at the root, instead of by the results the tree searches with: a
+    /// playout is won above zero, drawn at zero. Their winrates and lcbs count this search's
+    /// playouts through a move (a move with none, only visits of a reused tree, keeps the
+    /// tree's); their scores are the tree's plus the offset. For games whose result is the
+    /// sign of the margin (Go: the tree plays for a dynamic komi, the reports give the real
+    /// one). `None` leaves every number the tree's, and the search exactly as without it.
+    pub report_offset: Option<f32>,
 }
 
 /// Statistics of one root move.
@@ -110,6 +124,9 @@ pub struct MoveStats<M> {
     pub visits: u32,
     /// Mean result for the player to move at the root, in [0, 1].
     pub winrate: f32,
+    /// The tree's mean result, which the search compares moves by: the winrate, unless the
+    /// search reported at an offset ([`PlayoutLimits::report_offset`]).
+    pub search_winrate: f32,
     /// A lower confidence bound of the winrate.
     pub lcb: f32,
     /// The prior as a probability over the root moves.
@@ -194,6 +211,19 @@ struct Shared {
     /// Per cell and side: playouts that ended with the cell owned by that side.
     owner: Vec<AtomicU32>,
     owner_playouts: AtomicU64,
+    /// This search's [`PlayoutLimits::report_offset`].
+    report_offset: Option<f32>,
+    /// With a report offset, per root move index: this search's playouts through the move
+    /// judged at the offset (empty otherwise).
+    judged: Vec<Judged>,
+}
+
+/// Playouts through a root move judged at the report offset.
+#[derive(Default)]
+struct Judged {
+    /// Results in half points: 2 a win, 1 a draw.
+    halves: AtomicU32,
+    playouts: AtomicU32,
 }
 
 /// The search and its tree.
@@ -302,6 +332,13 @@ impl<S: MctsState> Mcts<S> {
         let shared = self.shared_mut();
         shared.owner = (0..cells * 2).map(|_| AtomicU32::new(0)).collect();
         shared.owner_playouts.store(0, Ordering::Relaxed);
+        shared.report_offset = limits.report_offset;
+        shared.judged = match limits.report_offset {
+            Some(_) => (0..root.move_index_space())
+                .map(|_| Judged::default())
+                .collect(),
+            None => Vec::new(),
+        };
         self.searches += 1;
 
         let start = Instant::now();
@@ -424,6 +461,8 @@ impl Shared {
             tree: Tree::new(nodes),
             owner: Vec::new(),
             owner_playouts: AtomicU64::new(0),
+            report_offset: None,
+            judged: Vec::new(),
         }
     }
 
@@ -510,6 +549,24 @@ impl Shared {
                 .fetch_add((s as f64 * SCORE_ONE) as i64, Ordering::Relaxed);
             n.score_sq
                 .fetch_add((s as f64 * s as f64 * SCORE_ONE) as u64, Ordering::Relaxed);
+        }
+        // The root move's result at the report offset (the second path entry is the root
+        // move, played by the root player).
+        if let (Some(offset), Some(&(child, root_player))) = (self.report_offset, w.path.get(1)) {
+            let margin = if root_player == leaf_side {
+                end.score
+            } else {
+                -end.score
+            } + offset;
+            let halves = match margin.partial_cmp(&0.0) {
+                Some(std::cmp::Ordering::Greater) => 2,
+                Some(std::cmp::Ordering::Less) => 0,
+                _ => 1,
+            };
+            if let Some(j) = self.judged.get(tree.node(child as usize).move_index()) {
+                j.halves.fetch_add(halves, Ordering::Relaxed);
+                j.playouts.fetch_add(1, Ordering::Relaxed);
+            }
         }
 
         // AMAF: the first player of every move after each node, credited to the siblings.
@@ -733,12 +790,24 @@ impl<S: MctsState> Mcts<S> {
                 if visits == 0 {
                     continue;
                 }
-                let mean = n.mean().unwrap_or(0.5) as f32;
-                let sd = (mean * (1.0 - mean) / visits as f32).sqrt();
+                let search_mean = n.mean().unwrap_or(0.5) as f32;
                 let score = n.score.load(Ordering::Relaxed) as f64 / SCORE_ONE / visits as f64;
                 let sq = n.score_sq.load(Ordering::Relaxed) as f64 / SCORE_ONE / visits as f64;
                 let score_stdev = (sq - score * score).max(0.0).sqrt() as f32;
-                let score = score as f32;
+                let mut score = score as f32;
+                // The winrate reported, and the playouts behind it.
+                let (mut mean, mut count) = (search_mean, visits);
+                if let Some(offset) = self.shared.report_offset {
+                    score += offset;
+                    if let Some(j) = self.shared.judged.get(n.move_index()) {
+                        let playouts = j.playouts.load(Ordering::Relaxed);
+                        if playouts > 0 {
+                            mean = j.halves.load(Ordering::Relaxed) as f32 / 2.0 / playouts as f32;
+                            count = playouts;
+                        }
+                    }
+                }
+                let sd = (mean * (1.0 - mean) / count as f32).sqrt();
                 let mv = root.index_move(n.move_index());
                 let mut pv = vec![mv];
                 let mut cur = c;
@@ -753,6 +822,7 @@ impl<S: MctsState> Mcts<S> {
                     mv,
                     visits,
                     winrate: mean,
+                    search_winrate: search_mean,
                     lcb: (mean - 1.96 * sd).max(0.0),
                     prior: weights[i] / total,
                     score,

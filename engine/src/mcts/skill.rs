@@ -82,6 +82,7 @@ mod tests {
             mv,
             visits,
             winrate: 0.5,
+            search_winrate: 0.5,
             lcb: 0.5,
             prior: 0.1,
             score: 0.0,

@@ -99,6 +99,47 @@ fn one_thread_with_the_same_seed_searches_the_same() {
     assert_eq!(line(), line());
 }
 
+#[test]
+fn a_report_offset_changes_the_reports_only() {
+    // The same seeded search of a 9x9 position, with and without an offset: the tree walks the
+    // same playouts (visits and the tree's means to the bit), and only the reported winrates
+    // and scores move.
+    let mut root = Board::new(9);
+    for (x, y) in [(4, 4), (2, 2), (6, 6)] {
+        root.play(crate::games::go::Move::at(root.point(x, y)));
+    }
+    let run = |offset: Option<f32>| {
+        let mut m = mcts(1);
+        let limits = PlayoutLimits {
+            playouts: Some(600),
+            report_offset: offset,
+            ..PlayoutLimits::default()
+        };
+        m.search(&root, &limits, &AtomicBool::new(false), &mut |_| {})
+    };
+    let plain = run(None);
+    let tree = |s: &crate::mcts::Snapshot<crate::games::go::Move>| -> Vec<(u16, u32, u32)> {
+        s.moves
+            .iter()
+            .map(|m| (m.mv.0, m.visits, m.search_winrate.to_bits()))
+            .collect()
+    };
+    for m in &plain.moves {
+        assert_eq!(m.winrate.to_bits(), m.search_winrate.to_bits());
+    }
+    // A huge offset wins every playout for the player to move, a huge negative one loses it.
+    for (offset, winrate) in [(1000.0, 1.0), (-1000.0, 0.0)] {
+        let shifted = run(Some(offset));
+        assert_eq!(tree(&shifted), tree(&plain));
+        assert_eq!(shifted.playouts, plain.playouts);
+        for (a, b) in shifted.moves.iter().zip(&plain.moves) {
+            assert_eq!(a.winrate, winrate, "{a:?}");
+            assert!((a.score - b.score - offset).abs() < 1e-3, "{a:?} {b:?}");
+        }
+        assert_eq!(shifted.winrate, winrate);
+    }
+}
+
 /// One choice among four moves, every playout a draw: only the priors tell the moves apart.
 /// `expand` gives none; `refine` favours move 3 heavily, from `refine_at` visits on.
 #[derive(Clone)]

@@ -505,9 +505,16 @@ impl Session {
         let b = engine.board();
         let secs = s.elapsed.as_secs_f64().max(1e-3);
         let pv: Vec<String> = s.pv.iter().map(|&m| b.vertex(m).to_uppercase()).collect();
+        // In a handicap game the search played for a shifted komi (the winrate and score are
+        // the real komi's all the same).
+        let dynkomi = if s.komi_shift != 0.0 {
+            format!(", dynamic komi {:+}", s.komi_shift)
+        } else {
+            String::new()
+        };
         eprintln!(
             "tetrarch: {} playouts in {:.2} s ({:.0}/s), root {} visits, {} nodes, winrate {:.1}%, \
-             score {:+.1}, pv {}",
+             score {:+.1}, pv {}{dynkomi}",
             s.playouts,
             secs,
             s.playouts as f64 / secs,

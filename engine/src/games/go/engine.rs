@@ -10,15 +10,22 @@
 //! threshold for three of its searches in a row. Clocks are kept per colour in the shape the
 //! controller set (absolute, Canadian, Japanese byo-yomi, Fischer) and turned into a
 //! [`Clock`] for `time::allocate`.
+//!
+//! Komi: in a handicap game the move search (`genmove`, and pondering for it) plays for the
+//! real komi plus a shift toward White ([`dynkomi`]); everything else is the real komi's:
+//! analysis, the final score, the judged margin that decides a pass, and every winrate and
+//! score reported (the search judges its root moves at the real komi as well). The tree
+//! remembers the komi its statistics were gathered at (`GoEngine::fit_tree`).
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Illegal, Move, BLACK, EMPTY, WHITE};
+use super::dynkomi::{self, DynamicKomi};
 use super::record::{HandicapError, Record};
 use crate::game::{MctsState, Side};
 use crate::mcts::skill::PlayoutSkill;
-use crate::mcts::{self, Mcts, PlayoutLimits, Snapshot};
+use crate::mcts::{self, Mcts, MoveStats, PlayoutLimits, Snapshot};
 use crate::time::{self, ByoYomi, Clock};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -185,6 +192,23 @@ const RESIGN_STREAK: u32 = 3;
 /// How clear a point's fate must be for the game to count as settled.
 const SETTLED: f32 = 0.8;
 
+/// How far (in points) the komi of a move search may be from the komi the kept tree was
+/// searched at for the tree to be reused. The shift of dynamic komi fades by under a point
+/// from one of our moves to the next; a point moves the winrates by a percent or two, less
+/// than the reused visits are worth (Pachi keeps its tree across such changes too). Analysis
+/// and the judgement of the real game reuse a tree only at their exact komi.
+const REUSE_KOMI_STEP: f32 = 1.0;
+
+/// The winrate the resign rule reads: the better, for the mover, of the real komi's and the
+/// search's own (dynamic komi's). The handicap side, whose search must win by more than the
+/// game asks, must not resign a game it still wins at the real komi; the side giving the
+/// handicap must not resign for being as far behind as the stones make it, which its search's
+/// komi forgives: the game is meant to start that way. So a search counts as hopeless only
+/// when it is lost at both komis. In an even game the two are one number.
+fn resign_winrate(m: &MoveStats<Move>) -> f32 {
+    m.winrate.max(m.search_winrate)
+}
+
 /// What the last `genmove` search did, for diagnostics.
 #[derive(Clone, Debug)]
 pub struct SearchSummary {
@@ -196,6 +220,9 @@ pub struct SearchSummary {
     pub score: f32,
     pub nodes: usize,
     pub pv: Vec<Move>,
+    /// The dynamic komi's shift the search played for (points toward White; 0 in even games).
+    /// The winrate and score above are the real komi's.
+    pub komi_shift: f32,
 }
 
 /// A Go player.
@@ -214,6 +241,10 @@ pub struct GoEngine {
     low_streak: [u32; 2],
     /// Draws the weakened move (seeded from the clock: sparring games should differ).
     skill_rng: SmallRng,
+    /// Dynamic komi's state over the game (the adaptive correction).
+    dynkomi: DynamicKomi,
+    /// The komi the kept tree's statistics were gathered at (`None`: no tree kept).
+    tree_komi: Option<f32>,
 }
 
 impl Default for GoEngine {
@@ -244,6 +275,8 @@ impl GoEngine {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64),
             ),
+            dynkomi: DynamicKomi::default(),
+            tree_komi: None,
         }
     }
 
@@ -285,6 +318,7 @@ impl GoEngine {
         self.record = Record::new(size, self.record.komi());
         self.reset_search();
         self.low_streak = [0; 2];
+        self.dynkomi = DynamicKomi::default();
     }
 
     pub fn clear_board(&mut self) {
@@ -292,6 +326,7 @@ impl GoEngine {
         self.reset_search();
         self.reset_clocks();
         self.low_streak = [0; 2];
+        self.dynkomi = DynamicKomi::default();
     }
 
     pub fn set_komi(&mut self, komi: f32) {
@@ -302,6 +337,19 @@ impl GoEngine {
     fn reset_search(&mut self) {
         self.mcts.clear();
         self.ownership = None;
+        self.tree_komi = None;
+    }
+
+    /// Keeps the tree for a search at `komi` only if its statistics were gathered at that
+    /// komi, or, for a move search (`near`), within [`REUSE_KOMI_STEP`] of it; else starts a
+    /// fresh one. In an even game every search is at the real komi and nothing changes; in a
+    /// handicap game an analysis never reads values of the move search's shifted komi.
+    fn fit_tree(&mut self, komi: f32, near: bool) {
+        let tolerance = if near { REUSE_KOMI_STEP } else { 0.0 };
+        if self.tree_komi.is_some_and(|k| (k - komi).abs() > tolerance) {
+            self.mcts.clear();
+        }
+        self.tree_komi = Some(komi);
     }
 
     /// After a search failed (panicked) part way: forget what it may have left half done (the
@@ -310,6 +358,7 @@ impl GoEngine {
         self.mcts.recover();
         self.ownership = None;
         self.last_search = None;
+        self.tree_komi = None;
     }
 
     /// The search, for tests that make it fail.
@@ -322,6 +371,7 @@ impl GoEngine {
     pub fn set_record(&mut self, record: Record) {
         self.record = record;
         self.reset_search();
+        self.dynkomi = DynamicKomi::default();
     }
 
     /// Plays a move of `side`; the tree follows when it can.
@@ -345,12 +395,14 @@ impl GoEngine {
     pub fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Move>, HandicapError> {
         let r = self.record.fixed_handicap(n);
         self.reset_search();
+        self.dynkomi = DynamicKomi::default();
         r
     }
 
     pub fn set_free_handicap(&mut self, stones: &[Move]) -> Result<(), HandicapError> {
         let r = self.record.set_handicap(stones);
         self.reset_search();
+        self.dynkomi = DynamicKomi::default();
         r
     }
 
@@ -398,6 +450,7 @@ impl GoEngine {
         }
         self.record.set_handicap(&stones)?;
         self.reset_search();
+        self.dynkomi = DynamicKomi::default();
         Ok(stones)
     }
 
@@ -601,31 +654,33 @@ impl GoEngine {
     // -----------------------------------------------------------------------------------------
     // Thinking
 
-    /// The board with `side` to move.
-    /// The board with `side` to move, as the search sees it: in handicap games on big
-    /// boards the komi carries an extra that fades as the game goes on (linear dynamic komi),
-    /// so neither side reads the game as decided from the start and plays slack or desperate
-    /// moves. Scores reported and the pass decision use the real komi.
-    fn position_for(&self, side: Side) -> Board {
+    /// The board with `side` to move and the komi raised by `shift` (points toward White;
+    /// 0 leaves the real komi, the board untouched).
+    fn position_for(&self, side: Side, shift: f32) -> Board {
         let mut b = self.record.board().clone();
         b.set_to_move(side);
-        b.set_komi(b.komi() + self.dynamic_komi());
+        if shift != 0.0 {
+            b.set_komi(b.komi() + shift);
+        }
         b
     }
 
-    /// The extra komi of linear dynamic komi: 7 points per handicap stone at the start, none
-    /// after a little over half the board's points worth of moves. Only 13x13 and up.
-    pub fn dynamic_komi(&self) -> f32 {
-        let h = self.record.handicap();
-        let n = self.record.size();
-        if h < 2 || n < 13 {
-            return 0.0;
-        }
-        let horizon = (n * n) as f32 * 0.55;
-        let played = self.record.moves().len() as f32;
-        let extra = 7.0 * h as f32 * (1.0 - played / horizon).max(0.0);
-        // Whole points keep the half-point komi half-point (no jigo from the extra).
-        extra.round()
+    /// Dynamic komi's shift now (see [`dynkomi`]): the points toward White the move search adds
+    /// to the komi. 0 in an even game, once it has faded, and with `knob dynkomi 0`.
+    pub fn komi_shift(&self) -> f32 {
+        self.komi_shift_with(dynkomi::Params::from_knobs().as_ref())
+    }
+
+    /// [`komi_shift`](GoEngine::komi_shift) with the given settings (`None`: off).
+    fn komi_shift_with(&self, params: Option<&dynkomi::Params>) -> f32 {
+        params.map_or(0.0, |p| {
+            self.dynkomi.shift(p, &dynkomi::Game::of(&self.record))
+        })
+    }
+
+    /// The komi the move search plays for now: the real komi plus the shift.
+    pub fn search_komi(&self) -> f32 {
+        self.record.komi() + self.komi_shift()
     }
 
     /// Chooses a move for `side`. With `commit` it is played (`genmove`), else not
@@ -664,7 +719,16 @@ impl GoEngine {
         } = *request;
         let started = Instant::now();
         self.prepare_search();
-        let root = self.position_for(side);
+        // The move search plays for the dynamic komi (see `dynkomi`) and judges its root moves
+        // at the real komi for what it reports and for the pass and resign rules: the root
+        // player's real margin is its shifted margin plus this offset.
+        let dynkomi = dynkomi::Params::from_knobs();
+        let game = dynkomi::Game::of(&self.record);
+        let shift = self.komi_shift_with(dynkomi.as_ref());
+        let root = self.position_for(side, shift);
+        self.fit_tree(root.komi(), true);
+        let report_offset =
+            (shift != 0.0).then_some(if side == Side::First { shift } else { -shift });
         let budget = self.budget(side);
         let mut root_filter = None;
         if cleanup {
@@ -694,9 +758,13 @@ impl GoEngine {
             early_stop: skill.is_none(),
             report_every: interval,
             root_filter,
+            report_offset,
         };
+        // Reports show the game as it is: the board with the real komi (the snapshots'
+        // numbers are the real komi's already).
+        let shown = self.position_for(side, 0.0);
         let snap = {
-            let rb = &root;
+            let rb = &shown;
             self.mcts
                 .search(&root, &limits, stop, &mut |s: &Snapshot<Move>| {
                     report(rb, s)
@@ -706,7 +774,7 @@ impl GoEngine {
         let low = snap
             .moves
             .first()
-            .is_some_and(|b| b.winrate < self.settings.resign_threshold && b.visits >= 200);
+            .is_some_and(|b| resign_winrate(b) < self.settings.resign_threshold && b.visits >= 200);
         let streak = if low {
             self.low_streak[side.index()] + 1
         } else {
@@ -738,8 +806,15 @@ impl GoEngine {
             score: snap.score,
             nodes: self.mcts.tree_size(),
             pv: snap.moves.first().map(|m| m.pv.clone()).unwrap_or_default(),
+            komi_shift: shift,
         });
         if commit {
+            // The adaptive correction reads the search's own winrate, the shifted komi's: it
+            // is what must stay informative.
+            if let (Some(p), Some(best)) = (dynkomi.as_ref(), snap.moves.first()) {
+                self.dynkomi
+                    .after_search(p, &game, side, best.search_winrate, best.visits);
+            }
             let m = match decision {
                 Decision::Play(m) => m,
                 _ => Move::PASS,
@@ -782,7 +857,7 @@ impl GoEngine {
         }
         if self.settings.resign_threshold > 0.0
             && !cleanup
-            && best.winrate < self.settings.resign_threshold
+            && resign_winrate(best) < self.settings.resign_threshold
             && best.visits >= 200
             && low_streak >= RESIGN_STREAK
             && root.empty_count() < root.size() * root.size() * 3 / 4
@@ -798,6 +873,7 @@ impl GoEngine {
         // fight is open, playing on costs nothing under area scoring and settles it. Unless
         // the search finds every move no better than passing (a fight where whoever plays
         // first loses, like a seki the playouts read both ways): then passing is the move.
+        // The winrates are the real komi's (the search judges its root moves at it).
         let best_other = snap.moves.iter().find(|m| !m.mv.is_pass());
         let pass_stats = snap.moves.iter().find(|m| m.mv.is_pass());
         let pass_as_good = match (pass_stats, best_other) {
@@ -832,9 +908,9 @@ impl GoEngine {
         report: &mut (dyn FnMut(&Board, &Snapshot<Move>) + Send),
     ) -> Snapshot<Move> {
         self.prepare_search();
-        // Analysis reports the real game: no dynamic komi.
-        let mut root = self.position_for(side);
-        root.set_komi(self.record.komi());
+        // Analysis reports the real game: the real komi, and a tree searched at it.
+        let root = self.position_for(side, 0.0);
+        self.fit_tree(root.komi(), false);
         let mut root_filter = None;
         if !request.allow.is_empty() || !request.avoid.is_empty() {
             let mut f = vec![request.allow.is_empty(); root.mailbox_len()];
@@ -884,13 +960,15 @@ impl GoEngine {
             .collect()
     }
 
-    /// Searches the current position until `stop` (pondering on the opponent's time).
+    /// Searches the current position until `stop` (pondering on the opponent's time), at
+    /// the komi of the move search it prepares: its tree is the next `genmove`'s.
     pub fn ponder(&mut self, stop: &AtomicBool) {
         self.prepare_search();
-        let root = self.record.board().clone();
+        let root = self.position_for(self.record.board().to_move(), self.komi_shift());
         if root.is_over() {
             return;
         }
+        self.fit_tree(root.komi(), true);
         let limits = PlayoutLimits {
             // Do not let a forgotten ponder fill the arena forever: it stops at the cap.
             visits: Some(50_000_000),
@@ -918,6 +996,11 @@ impl GoEngine {
         };
         let stop = AtomicBool::new(false);
         self.prepare_search();
+        // A move search's board (`kgs-genmove_cleanup`) may carry the dynamic komi; the
+        // judgement of the real game (the final score) is searched at the real one. Which
+        // stones are dead hardly depends on the komi, so a cached judgement serves either.
+        let near = board.komi() != self.record.komi();
+        self.fit_tree(board.komi(), near);
         let snap = self.mcts.search(board, &limits, &stop, &mut |_| {});
         let j = Judgement::from(&snap);
         self.ownership = Some((key, j.clone()));
@@ -1282,13 +1365,83 @@ mod tests {
         assert_eq!(e.final_score(), 4.5);
     }
 
+    /// Dynamic komi's default settings (the knobs' defaults), given explicitly so no test
+    /// depends on the process-wide knobs.
+    const DYNKOMI: dynkomi::Params = dynkomi::Params {
+        stone: 7.0,
+        moves: 200.0,
+        adaptive: true,
+    };
+
     #[test]
-    fn dynamic_komi_fades_in_handicap_games_on_big_boards() {
+    fn the_knobs_default_to_dynamic_komi_on() {
+        assert_eq!(dynkomi::Params::from_knobs(), Some(DYNKOMI));
+        // The knob exists by the name the README gives (set to its default: other tests run
+        // in this process).
+        assert!(super::super::knobs::set("dynkomi", 1));
+        assert!(super::super::knobs::set("dynkomi_adapt", 1));
+    }
+
+    #[test]
+    fn even_games_search_at_the_real_komi() {
         let mut e = GoEngine::new(quick());
+        let shift = |e: &GoEngine| e.komi_shift_with(Some(&DYNKOMI));
+        for size in [9, 13, 19] {
+            e.set_board_size(size);
+            assert_eq!(shift(&e), 0.0);
+            assert_eq!(e.search_komi(), e.record().komi());
+            e.play(Side::First, Move::at(e.board().point(2, 2)))
+                .unwrap();
+            assert_eq!(shift(&e), 0.0);
+        }
+        // Setup stones of both colours, or a single Black one, are no handicap.
+        setup(&mut e, 9, &["C3", "G7"], &["E5"]);
+        assert_eq!(shift(&e), 0.0);
+        e.set_record(Record::from_sgf("(;SZ[9]KM[0.5]AB[cc]PL[W])", None, None, 7.5).unwrap());
+        assert_eq!(shift(&e), 0.0);
+        // An even game's move search is the tree's own: no judging at another komi, every
+        // winrate reported is the one the search compared moves by.
+        e.set_board_size(9);
+        let mut reports = 0;
+        let d = e.genmove(
+            Side::First,
+            true,
+            false,
+            Some(Duration::from_millis(1)),
+            &mut |b, snap| {
+                assert_eq!(b.komi(), 0.5);
+                for m in &snap.moves {
+                    assert_eq!(m.winrate.to_bits(), m.search_winrate.to_bits());
+                }
+                reports += 1;
+            },
+        );
+        assert!(matches!(d, Decision::Play(_)));
+        assert!(reports > 0);
+        let s = e.last_search().unwrap();
+        assert_eq!(s.komi_shift, 0.0);
+        // Analysis after a genmove in an even game keeps the tree (same komi).
+        let snap = e.analyze(
+            Side::Second,
+            &AnalysisRequest {
+                playouts: Some(300),
+                ..AnalysisRequest::default()
+            },
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        );
+        assert!(snap.root_visits > snap.playouts, "the tree was not reused");
+    }
+
+    #[test]
+    fn handicap_games_shift_the_komi_toward_white_and_the_shift_fades() {
+        let mut e = GoEngine::new(quick());
+        let shift = |e: &GoEngine| e.komi_shift_with(Some(&DYNKOMI));
         e.set_board_size(19);
-        assert_eq!(e.dynamic_komi(), 0.0);
+        e.set_komi(0.5);
         e.fixed_handicap(4).unwrap();
-        assert_eq!(e.dynamic_komi(), 28.0);
+        assert_eq!(shift(&e), 28.0);
+        // Linear: half way to move 200, half the shift.
         for i in 0..100 {
             let side = if i % 2 == 0 {
                 Side::Second
@@ -1297,11 +1450,199 @@ mod tests {
             };
             e.play(side, Move::PASS).unwrap();
         }
-        // 100 of 198.55 moves played: about half left.
-        assert_eq!(e.dynamic_komi(), 14.0);
-        e.set_board_size(9);
+        assert_eq!(shift(&e), 14.0);
+        for i in 0..100 {
+            let side = if i % 2 == 0 {
+                Side::Second
+            } else {
+                Side::First
+            };
+            e.play(side, Move::PASS).unwrap();
+        }
+        assert_eq!(shift(&e), 0.0);
+        // Off: no shift.
+        e.clear_board();
         e.fixed_handicap(4).unwrap();
-        assert_eq!(e.dynamic_komi(), 0.0);
+        assert_eq!(e.komi_shift_with(None), 0.0);
+        // Free handicap and an SGF handicap (with or without HA) count too.
+        e.set_board_size(9);
+        e.place_free_handicap(2).unwrap();
+        assert_eq!(shift(&e), 7.0);
+        for sgf in [
+            "(;SZ[9]KM[0.5]HA[2]AB[cc][gg])",
+            "(;SZ[9]KM[0.5]AB[cc][gg]PL[W])",
+        ] {
+            e.set_record(Record::from_sgf(sgf, None, None, 7.5).unwrap());
+            assert_eq!(shift(&e), 7.0, "{sgf}");
+        }
+    }
+
+    /// A 9x9 game with two handicap stones (a shift of 7 points at komi 0.5), White to move.
+    fn handicap_9x9() -> GoEngine {
+        let mut e = GoEngine::new(Settings {
+            max_playouts: Some(2000),
+            ..quick()
+        });
+        e.set_board_size(9);
+        e.set_komi(0.5);
+        e.fixed_handicap(2).unwrap();
+        e
+    }
+
+    #[test]
+    fn a_handicap_genmove_plays_a_legal_move_for_either_side_and_reports_the_real_komi() {
+        for side in [Side::Second, Side::First] {
+            let mut e = handicap_9x9();
+            let mut shown = Vec::new();
+            let d = e.genmove(
+                side,
+                true,
+                false,
+                Some(Duration::from_millis(1)),
+                &mut |b, snap| shown.push((b.komi(), snap.moves.clone())),
+            );
+            let Decision::Play(m) = d else {
+                panic!("{side:?}: {d:?}")
+            };
+            // Played, so legal (a commit that fails is dropped).
+            assert_eq!(e.record().moves(), &[(side, m)]);
+            let s = e.last_search().unwrap();
+            assert_eq!(s.komi_shift, 7.0);
+            // Reports show the real komi, and every winrate of the real komi against the
+            // search's: the same playouts, judged with 7 points more for White. White's real
+            // results can only be worse than its search's, Black's only better.
+            assert!(!shown.is_empty());
+            let mut differ = false;
+            for (komi, moves) in &shown {
+                assert_eq!(*komi, 0.5);
+                for m in moves {
+                    if side == Side::Second {
+                        assert!(m.winrate <= m.search_winrate, "{m:?}");
+                    } else {
+                        assert!(m.winrate >= m.search_winrate, "{m:?}");
+                    }
+                    differ |= m.winrate != m.search_winrate;
+                }
+            }
+            assert!(differ, "{side:?}: the real komi changed no result");
+        }
+    }
+
+    #[test]
+    fn analysis_in_a_handicap_game_ignores_the_move_search_tree_and_its_komi() {
+        let mut e = handicap_9x9();
+        e.genmove(Side::Second, true, false, None, &mut |_, _| {});
+        // The tree kept from White's move was searched at the shifted komi: the analysis
+        // starts afresh, at the real komi, and judges nothing at another one.
+        let mut seen = 0;
+        let snap = e.analyze(
+            Side::First,
+            &AnalysisRequest {
+                interval: Duration::from_millis(1),
+                playouts: Some(500),
+                ..AnalysisRequest::default()
+            },
+            &AtomicBool::new(false),
+            &mut |b, snap| {
+                assert_eq!(b.komi(), 0.5);
+                for m in &snap.moves {
+                    assert_eq!(m.winrate.to_bits(), m.search_winrate.to_bits());
+                }
+                seen += 1;
+            },
+        );
+        assert!(seen > 0);
+        assert_eq!(
+            snap.root_visits, snap.playouts,
+            "a tree of another komi was reused"
+        );
+        for m in &snap.moves {
+            assert_eq!(m.winrate.to_bits(), m.search_winrate.to_bits());
+        }
+    }
+
+    #[test]
+    fn the_final_score_is_the_real_komis_while_the_shift_is_on() {
+        // 5x5, five Black handicap stones on the C column (a shift of 6 at the start); White
+        // builds the D wall while Black passes. Black has 15 points, White 10.
+        let mut e = GoEngine::new(quick());
+        let b = Board::new(5);
+        let v = |s: &str| b.parse_vertex(s).unwrap();
+        let stones: Vec<(Side, Move)> = ["C1", "C2", "C3", "C4", "C5"]
+            .iter()
+            .map(|s| (Side::First, v(s)))
+            .collect();
+        e.set_record(Record::with_setup(5, 0.5, &stones, Side::Second).unwrap());
+        assert_eq!(e.komi_shift_with(Some(&DYNKOMI)), 6.0);
+        for p in ["D1", "D2", "D3", "D4", "D5"] {
+            e.play(Side::Second, v(p)).unwrap();
+            e.play(Side::First, Move::PASS).unwrap();
+        }
+        e.play(Side::Second, Move::PASS).unwrap();
+        assert_eq!(e.komi_shift_with(Some(&DYNKOMI)), 1.0, "still on");
+        assert_eq!(e.final_score(), 4.5);
+    }
+
+    #[test]
+    fn reg_genmove_leaves_the_adaptive_correction_and_a_new_game_resets_it() {
+        let mut e = handicap_9x9();
+        e.genmove(Side::Second, false, false, None, &mut |_, _| {});
+        assert_eq!(e.dynkomi, DynamicKomi::default());
+        // White winning easily is given a point less (never more than the start, 7).
+        e.dynkomi.after_search(
+            &DYNKOMI,
+            &dynkomi::Game::of(&e.record),
+            Side::Second,
+            0.9,
+            1000,
+        );
+        assert_eq!(e.komi_shift_with(Some(&DYNKOMI)), 6.0);
+        e.clear_board();
+        assert_eq!(e.dynkomi, DynamicKomi::default());
+    }
+
+    #[test]
+    fn the_resign_rule_reads_the_kinder_of_the_real_and_the_searched_komi() {
+        let mut e = GoEngine::new(quick());
+        setup(
+            &mut e,
+            5,
+            &["C1", "C2", "C3", "C4", "C5"],
+            &["D1", "D2", "D3", "D4", "D5"],
+        );
+        let root = e.board().clone();
+        let m = root.parse_vertex("A1").unwrap();
+        let snap = |winrate: f32, search_winrate: f32| Snapshot {
+            moves: vec![MoveStats {
+                mv: m,
+                visits: 1000,
+                winrate,
+                search_winrate,
+                lcb: winrate,
+                prior: 0.1,
+                score: 0.0,
+                score_stdev: 1.0,
+                pv: vec![m],
+            }],
+            root_visits: 1000,
+            winrate,
+            score: 0.0,
+            playouts: 1000,
+            elapsed: Duration::ZERO,
+            ownership: Vec::new(),
+            neutral: Vec::new(),
+            prior_best: Some(m),
+        };
+        let j = Judgement::default();
+        let decide = |w: f32, sw: f32| e.decide(&root, &snap(w, sw), &j, false, RESIGN_STREAK);
+        // Lost at both komis: resign.
+        assert_eq!(decide(0.02, 0.02), Decision::Resign);
+        // The handicap side losing only at its search's komi (it must win by more there)
+        // wins the real game: it plays on.
+        assert_eq!(decide(0.6, 0.02), Decision::Play(m));
+        // The side giving the handicap, behind at the real komi as the stones make it but not
+        // at its search's: it plays on.
+        assert_eq!(decide(0.02, 0.4), Decision::Play(m));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Tunable weights of the playout policy and the priors, settable at run time so a match can
-//! compare settings without rebuilding (`tetrarch-set knob <name> <value>` over GTP).
+//! Tunable weights of the playout policy and the priors, and the settings of dynamic komi,
+//! settable at run time so a match can compare settings without rebuilding
+//! (`tetrarch-set knob <name> <value>` over GTP).
 //!
 //! Scheme: one static table of named relaxed atomics; reading one costs a plain load. The
 //! table is global to the process (every search thread of every engine in it), which is what a
@@ -70,6 +71,10 @@ knobs! {
     PRIOR_LEARNED = "prior_learned", 40, "priors: visits for the learned move priors, won in proportion to the square root of a move's strength over the best's (0: off)";
     PRIOR_LEARNED_ONLY = "prior_learned_only", 0, "priors: 1 to use the learned priors in place of the hand-written ones (captures, patterns, nearness ...)";
     PRIOR_LEARNED_VISITS = "prior_learned_visits", 16, "priors: visits at which a node gets the learned priors (0: every new node, which costs 3.5x the search time; 16 costs about 1.1x)";
+    DYNKOMI = "dynkomi", 1, "dynamic komi: 1 to shift the komi the move search plays for in handicap games toward White, fading with the moves (see dynkomi.rs), 0 off";
+    DYNKOMI_STONE = "dynkomi_stone", 7, "dynamic komi: points per handicap stone at the start on 19x19 (scaled by the board's side)";
+    DYNKOMI_MOVES = "dynkomi_moves", 200, "dynamic komi: the move at which the shift is gone on 19x19 (scaled by the board's area)";
+    DYNKOMI_ADAPT = "dynkomi_adapt", 1, "dynamic komi: 1 to move the shift a point after each move the engine plays when its search's winrate is above 0.85 (against it) or below 0.5 (for it), 0 linear only";
 }
 
 #[inline]

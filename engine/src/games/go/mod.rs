@@ -12,12 +12,14 @@
 //!   `tetrarch-tune go-patterns` into `learned_priors`);
 //! - [`knobs`]: run-time weights of the policy and priors, for tuning; [`positions`]: fixed
 //!   positions for benchmarks;
+//! - [`dynkomi`]: dynamic komi, the komi the move search plays for in handicap games;
 //! - [`engine`]: the player: search, clocks, pass and resign, dead stones, final score;
 //! - [`bot`]: the engine with a search thread of its own (moves, analysis, pondering in the
 //!   background), which is what a protocol talks to.
 
 pub mod board;
 pub mod bot;
+pub mod dynkomi;
 pub mod engine;
 pub mod knobs;
 mod learned_priors;

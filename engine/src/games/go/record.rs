@@ -80,6 +80,16 @@ impl Record {
         self.handicap
     }
 
+    /// The setup stones (handicap, SGF `AB`/`AW`), in the order they were placed.
+    pub fn setup(&self) -> &[(Side, Move)] {
+        &self.setup
+    }
+
+    /// The side to play first from the setup.
+    pub fn initial_to_move(&self) -> Side {
+        self.initial.to_move()
+    }
+
     /// Empties the board, keeping size and komi.
     pub fn clear(&mut self) {
         *self = Record::new(self.size(), self.komi());
