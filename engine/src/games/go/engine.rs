@@ -1442,23 +1442,20 @@ mod tests {
         e.fixed_handicap(4).unwrap();
         assert_eq!(shift(&e), 28.0);
         // Linear: half way to move 200, half the shift.
-        for i in 0..100 {
-            let side = if i % 2 == 0 {
-                Side::Second
-            } else {
-                Side::First
-            };
-            e.play(side, Move::PASS).unwrap();
-        }
+        // Passes from White (to move after the stones) and Black in turn.
+        let pass_100 = |e: &mut GoEngine| {
+            for i in 0..100 {
+                let side = if i % 2 == 0 {
+                    Side::Second
+                } else {
+                    Side::First
+                };
+                e.play(side, Move::PASS).unwrap();
+            }
+        };
+        pass_100(&mut e);
         assert_eq!(shift(&e), 14.0);
-        for i in 0..100 {
-            let side = if i % 2 == 0 {
-                Side::Second
-            } else {
-                Side::First
-            };
-            e.play(side, Move::PASS).unwrap();
-        }
+        pass_100(&mut e);
         assert_eq!(shift(&e), 0.0);
         // Off: no shift.
         e.clear_board();
