@@ -316,22 +316,27 @@ impl GoEngine {
     /// A new empty board of `size`; komi and settings stay.
     pub fn set_board_size(&mut self, size: usize) {
         self.record = Record::new(size, self.record.komi());
-        self.reset_search();
+        self.new_game();
         self.low_streak = [0; 2];
-        self.dynkomi = DynamicKomi::default();
     }
 
     pub fn clear_board(&mut self) {
         self.record.clear();
-        self.reset_search();
+        self.new_game();
         self.reset_clocks();
         self.low_streak = [0; 2];
-        self.dynkomi = DynamicKomi::default();
     }
 
     pub fn set_komi(&mut self, komi: f32) {
         self.record.set_komi(komi);
         self.reset_search();
+    }
+
+    /// A new game on the board (a new size, a cleared board, a loaded record, handicap
+    /// stones): no tree, and dynamic komi's correction starts again.
+    fn new_game(&mut self) {
+        self.reset_search();
+        self.dynkomi = DynamicKomi::default();
     }
 
     fn reset_search(&mut self) {
@@ -370,8 +375,7 @@ impl GoEngine {
     /// Replaces the game (after `loadsgf`).
     pub fn set_record(&mut self, record: Record) {
         self.record = record;
-        self.reset_search();
-        self.dynkomi = DynamicKomi::default();
+        self.new_game();
     }
 
     /// Plays a move of `side`; the tree follows when it can.
@@ -394,15 +398,13 @@ impl GoEngine {
 
     pub fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Move>, HandicapError> {
         let r = self.record.fixed_handicap(n);
-        self.reset_search();
-        self.dynkomi = DynamicKomi::default();
+        self.new_game();
         r
     }
 
     pub fn set_free_handicap(&mut self, stones: &[Move]) -> Result<(), HandicapError> {
         let r = self.record.set_handicap(stones);
-        self.reset_search();
-        self.dynkomi = DynamicKomi::default();
+        self.new_game();
         r
     }
 
@@ -449,8 +451,7 @@ impl GoEngine {
             step -= 1;
         }
         self.record.set_handicap(&stones)?;
-        self.reset_search();
-        self.dynkomi = DynamicKomi::default();
+        self.new_game();
         Ok(stones)
     }
 
