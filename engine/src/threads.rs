@@ -6,11 +6,11 @@
 //! sleeps on a crossbeam channel until a job arrives: parked threads cost nothing. A job is a
 //! boxed closure run against the thread's state; one boxed call per search, none per node.
 //! [`Signals`] is what the threads of one search share besides the transposition table: an
-//! atomic stop flag and one cache-padded node counter per thread, written only by its owner
-//! and summed by whoever reports.
+//! atomic stop flag, the deepest iteration any thread has completed, and one cache-padded node
+//! counter per thread, written only by its owner and summed by whoever reports.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 
 use crossbeam::channel::{self, Sender};
@@ -93,9 +93,12 @@ impl<S: Send + 'static> Drop for Pool<S> {
     }
 }
 
-/// What the threads of one search share: the stop flag and the node counters.
+/// What the threads of one search share: the stop flag, the deepest completed iteration and
+/// the node counters.
 pub struct Signals {
     stop: AtomicBool,
+    /// The deepest iteration any thread has completed.
+    depth: CachePadded<AtomicI32>,
     nodes: Box<[CachePadded<AtomicU64>]>,
 }
 
@@ -103,6 +106,7 @@ impl Signals {
     pub fn new(threads: usize) -> Signals {
         Signals {
             stop: AtomicBool::new(false),
+            depth: CachePadded::new(AtomicI32::new(0)),
             nodes: (0..threads.max(1))
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
@@ -122,6 +126,18 @@ impl Signals {
     #[inline]
     pub fn set_nodes(&self, i: usize, nodes: u64) {
         self.nodes[i].store(nodes, Ordering::Relaxed);
+    }
+
+    /// Records that some thread completed an iteration of `depth`.
+    #[inline]
+    pub fn completed(&self, depth: i32) {
+        self.depth.fetch_max(depth, Ordering::Release);
+    }
+
+    /// The deepest iteration any thread has completed.
+    #[inline]
+    pub fn team_depth(&self) -> i32 {
+        self.depth.load(Ordering::Acquire)
     }
 
     /// The nodes of all threads together.

@@ -1,7 +1,9 @@
 //! One search as the threads see it, and how it ends.
 //!
 //! Scheme: the facade builds a [`Job`] per `go` and hands an `Arc` of it to every thread. The
-//! helpers search until the stop flag rises and send their [`ThreadResult`] back; the main
+//! helpers search until the stop flag rises and send their [`ThreadResult`] back; meanwhile
+//! whichever thread completes an iteration first publishes it ([`Job::publish`]), for the
+//! others to give that depth up and for the main thread to adopt. The main
 //! thread searches, raises the flag when its limits are reached (or waits for `stop` or
 //! `ponderhit` when the protocol forbids ending on its own), gathers the helpers' results,
 //! picks the move (by a depth-weighted vote across threads, or by the strength limiter), sends
@@ -26,7 +28,7 @@ use crate::score::{Score, MATE_IN_MAX_PLY};
 use crate::search::control::Control;
 use crate::search::params::Params;
 use crate::search::skill::Skill;
-use crate::search::worker::{ThreadResult, Worker};
+use crate::search::worker::{RootMove, ThreadResult, Worker};
 use crate::threads::Signals;
 use crate::tt::Table;
 
@@ -59,6 +61,18 @@ pub struct Job<P: Position> {
     /// Helper results taken from `results_rx` so far (so that `fail` takes only the rest).
     collected: AtomicUsize,
     pub rng: Mutex<Option<SmallRng>>,
+    /// The deepest iteration any thread has completed (with more than one thread).
+    team_best: Mutex<Option<TeamBest<P::Move>>>,
+}
+
+/// An iteration one thread completed, as the others may adopt it: the depth, the best root
+/// move with its line, and the share (per mille) of that thread's nodes the move took, which
+/// the time manager reads as the main thread's own.
+#[derive(Clone, Debug)]
+pub struct TeamBest<M> {
+    pub depth: i32,
+    pub best: RootMove<M>,
+    pub effort: u64,
 }
 
 impl<P: Position> Job<P> {
@@ -103,7 +117,33 @@ impl<P: Position> Job<P> {
             reported_depth: AtomicU64::new(0),
             collected: AtomicUsize::new(0),
             rng: Mutex::new(rng),
+            team_best: Mutex::new(None),
         }
+    }
+
+    /// A thread completed an iteration of `depth` with `best` first. The threads searching
+    /// that depth give it up (`Signals::team_depth`), and the main thread takes this result.
+    /// The result is stored before the depth is announced, so whoever sees the depth finds it.
+    pub fn publish(&self, depth: i32, best: &RootMove<P::Move>, effort: u64) {
+        if self.threads > 1 {
+            let mut slot = self.team_best.lock().unwrap_or_else(|e| e.into_inner());
+            if slot.as_ref().is_none_or(|t| t.depth < depth) {
+                *slot = Some(TeamBest {
+                    depth,
+                    best: best.clone(),
+                    effort,
+                });
+            }
+        }
+        self.signals.completed(depth);
+    }
+
+    /// The deepest iteration completed so far, by any thread.
+    pub fn team_best(&self) -> Option<TeamBest<P::Move>> {
+        self.team_best
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Whether the best move has been (or is being) reported.
@@ -353,6 +393,40 @@ mod tests {
             best: Some(root_moves[0].clone()),
             root_moves,
         }
+    }
+
+    #[test]
+    fn publish_keeps_the_deepest_iteration_and_announces_it() {
+        type C4 = crate::search::testgame::Connect4<false>;
+        struct Silent;
+        impl Reporter<C4> for Silent {
+            fn iteration(&self, _: &Iteration<'_, C4>) {}
+            fn best_move(&self, _: &C4, _: Option<u8>, _: Option<u8>) {}
+        }
+        let (done_tx, _done_rx) = crossbeam::channel::unbounded();
+        let job: Job<C4> = Job::new(
+            C4::empty(),
+            vec![0, 1],
+            Limits::depth(5),
+            Arc::new(Table::new(1)),
+            Control::new(None, false, false),
+            Arc::new(Silent),
+            2,
+            Params::DEFAULT,
+            None,
+            None,
+            done_tx,
+        );
+        let rm = |mv: u8, score: Score| result(0, 1, mv, score).root_moves[0].clone();
+        assert!(job.team_best().is_none());
+        job.publish(3, &rm(1, 10), 500);
+        job.publish(2, &rm(0, 20), 900);
+        let team = job.team_best().expect("published");
+        assert_eq!((team.depth, team.best.mv, team.effort), (3, 1, 500));
+        assert_eq!(job.signals.team_depth(), 3);
+        job.publish(4, &rm(0, 30), 700);
+        assert_eq!(job.team_best().map(|t| t.depth), Some(4));
+        assert_eq!(job.signals.team_depth(), 4);
     }
 
     #[test]

@@ -416,6 +416,28 @@ fn threads_share_the_table_and_agree_with_the_solver() {
 }
 
 #[test]
+fn threads_that_give_up_a_finished_depth_still_report_every_depth_in_order() {
+    // The main thread adopts a depth a helper completed first; its reports must still rise
+    // and reach the limit. (The last report is the vote's choice, which may be a helper's
+    // shallower line.)
+    for threads in [2, 4] {
+        let mut e = engine_with(C4::empty(), threads);
+        let out = run(&mut e, Limits::depth(16));
+        assert!(out.best.is_some());
+        let (c, rx) = collector();
+        e.new_game();
+        e.go(Limits::depth(16), c.clone());
+        rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        e.wait();
+        let infos = c.infos.lock().unwrap();
+        let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
+        let before_vote = &depths[..depths.len() - 1];
+        assert!(before_vote.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+        assert_eq!(depths.iter().max(), Some(&16), "{depths:?}");
+    }
+}
+
+#[test]
 fn null_move_version_still_finds_simple_wins() {
     let pos = C4Null::from_moves("3747");
     let mut e = engine_with(pos, 1);

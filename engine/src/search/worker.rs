@@ -2,7 +2,11 @@
 //!
 //! Scheme: each thread owns a [`Worker`] for its whole life (history tables, stacks) and runs
 //! the same iterative deepening over a private copy of the root position; threads cooperate
-//! only through the shared transposition table (Lazy SMP). Each iteration searches every
+//! through the shared transposition table (Lazy SMP) and through the depth they have reached:
+//! helpers skip depths in staggered blocks, the first thread to complete an iteration publishes
+//! it, and every thread still searching that depth gives it up for the next one (the main
+//! thread adopting the published result as its own, so its reports and time checks go on).
+//! Each iteration searches every
 //! MultiPV line in an aspiration window around the previous score, widened on failure (a fail
 //! high also retries one ply shallower). The node search is a principal variation search:
 //!
@@ -140,6 +144,8 @@ pub struct Worker<P: Position, E: Evaluator<P>> {
     completed_best: Option<RootMove<P::Move>>,
     root_depth: i32,
     nmp_min_ply: usize,
+    /// Set when a helper gives up its iteration because another thread completed that depth.
+    abandoned: bool,
 }
 
 impl<P: Position, E: Evaluator<P>> Worker<P, E> {
@@ -168,6 +174,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             completed_best: None,
             root_depth: 0,
             nmp_min_ply: 0,
+            abandoned: false,
         }
     }
 
@@ -207,6 +214,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.build_lmr();
         }
         self.stopped = false;
+        self.abandoned = false;
         self.nodes = 0;
         self.completed_depth = 0;
         self.completed_best = None;
@@ -259,7 +267,17 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let mut stable = 0u32;
         let mut score_history: Vec<Score> = Vec::new();
 
-        for depth in 1..=max_depth {
+        let mut depth = 0;
+        loop {
+            depth += 1;
+            // A depth some thread has already completed is in the table: start past it.
+            let team = job.signals.team_depth();
+            if team >= depth {
+                depth = team + 1;
+            }
+            if depth > max_depth {
+                break;
+            }
             // Lazy SMP: helpers skip depths in blocks, each helper with its own block size and
             // phase, so that the threads spread over the next few depths instead of racing
             // through the same one (the first helper takes every other depth, the next two
@@ -305,9 +323,29 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 }
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
-            if self.stopped {
+            let (depth, effort) = if !self.stopped {
+                let best = &self.root_moves[0];
+                let effort = best.nodes * 1000 / self.nodes.max(1);
+                job.publish(depth, best, effort);
+                (depth, effort)
+            } else if self.abandoned && !job.signals.stopped() {
+                self.stopped = false;
+                self.abandoned = false;
+                for rm in self.root_moves.iter_mut() {
+                    rm.score = rm.prev_score;
+                }
+                match job.team_best() {
+                    Some(team) if self.main && team.depth > self.completed_depth => {
+                        if !self.adopt(&team.best) {
+                            continue;
+                        }
+                        (team.depth, team.effort)
+                    }
+                    _ => continue,
+                }
+            } else {
                 break;
-            }
+            };
             self.completed_depth = depth;
             self.completed_best = Some(self.root_moves[0].clone());
             if !self.main {
@@ -341,8 +379,6 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             {
                 break;
             }
-            let total = self.nodes.max(1);
-            let effort = best.nodes * 1000 / total;
             let reference = if score_history.len() >= 4 {
                 score_history[score_history.len() - 4]
             } else {
@@ -363,6 +399,22 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 break;
             }
         }
+    }
+
+    /// Takes another thread's completed iteration as this one's: its best move goes first,
+    /// with that thread's score, bound and line (false if the move is not a root move here).
+    fn adopt(&mut self, team: &RootMove<P::Move>) -> bool {
+        let Some(i) = self.root_moves.iter().position(|rm| rm.mv == team.mv) else {
+            return false;
+        };
+        self.root_moves[..=i].rotate_right(1);
+        let rm = &mut self.root_moves[0];
+        rm.score = team.score;
+        rm.average = team.average;
+        rm.bound = team.bound;
+        rm.seldepth = team.seldepth;
+        rm.pv.clone_from(&team.pv);
+        true
     }
 
     fn report_bound(&self, job: &Job<P>, depth: i32, multipv: usize) {
@@ -416,6 +468,15 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             job.signals.set_nodes(self.id, self.nodes);
             if job.signals.stopped() {
                 self.stopped = true;
+            } else if job.signals.team_depth() >= self.root_depth
+                && (!self.main || job.multipv == 1)
+            {
+                // Another thread has completed this iteration: its results are in the table,
+                // so finishing it here would only repeat them. Move on to the next depth (the
+                // main thread adopts that thread's result; with several lines it finishes its
+                // own, since the others searched theirs in another order).
+                self.stopped = true;
+                self.abandoned = true;
             } else if self.main
                 && self.completed_depth >= 1
                 && (job.control.hard_stop()
