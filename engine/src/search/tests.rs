@@ -422,13 +422,11 @@ fn threads_that_give_up_a_finished_depth_still_report_every_depth_in_order() {
     // shallower line.)
     for threads in [2, 4] {
         let mut e = engine_with(C4::empty(), threads);
-        let out = run(&mut e, Limits::depth(16));
-        assert!(out.best.is_some());
         let (c, rx) = collector();
-        e.new_game();
         e.go(Limits::depth(16), c.clone());
-        rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        let (best, _) = rx.recv_timeout(Duration::from_secs(60)).unwrap();
         e.wait();
+        assert!(best.is_some());
         let infos = c.infos.lock().unwrap();
         let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
         let before_vote = &depths[..depths.len() - 1];

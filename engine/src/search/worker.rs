@@ -6,9 +6,8 @@
 //! helpers skip depths in staggered blocks, the first thread to complete an iteration publishes
 //! it, and every thread still searching that depth gives it up for the next one (the main
 //! thread adopting the published result as its own, so its reports and time checks go on).
-//! Each iteration searches every
-//! MultiPV line in an aspiration window around the previous score, widened on failure (a fail
-//! high also retries one ply shallower). The node search is a principal variation search:
+//! Each iteration searches every MultiPV line in an aspiration window around the previous
+//! score, widened on failure (a fail high also retries one ply shallower). The node search is a principal variation search:
 //!
 //! - before the moves: rule results (`rule_outcome`), a known result from the evaluator
 //!   (`Evaluator::probe`, an endgame table: exact, so it ends the node, in quiescence too),
@@ -144,7 +143,7 @@ pub struct Worker<P: Position, E: Evaluator<P>> {
     completed_best: Option<RootMove<P::Move>>,
     root_depth: i32,
     nmp_min_ply: usize,
-    /// Set when a helper gives up its iteration because another thread completed that depth.
+    /// Set when this thread gives up its iteration because another one completed that depth.
     abandoned: bool,
 }
 
