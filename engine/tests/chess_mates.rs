@@ -42,7 +42,7 @@ const KNOWN_MISSES: &[&str] = &[
     // Scored as a winning evaluation (+2800 at depth 16, 2.2 M nodes): the mate in 4
     // (Re2+ Kf4 Rf2+ Ke5 Bc8, f6#) needs a quiet bishop move at a node whose static
     // evaluation lies far below alpha (set by the line that wins the c1 rook), where
-    // futility pruning and razoring cut it; searched alone, Re2+ mates at depth 7.
+    // futility pruning and razoring cut it; after Re2+ Kf4, Rf2+ searched alone mates at depth 7.
     "mate4-037",
     // Found with the exact distance past the budget: at 2.4 M and 2.9 M nodes (depth 29 and
     // 23) in the 2026-12-04 build.
