@@ -17,9 +17,10 @@
 //! `round(x * QB)` clamped to +/-127 with `QB = 64`; `B2` as `round(x * QA * QB)` in i32. With
 //! an accumulator value `c = clamp(h, 0, QA)`, `c * w2` stays below 2^15 (181 * 127), so the
 //! SIMD trick of multiplying by `w2` in i16 and by `c` again in the pairwise i32 sum is exact,
-//! and `QA^2 * 127 * 2 * hidden` fits an i32 for hidden up to 256 (larger nets still evaluate
-//! the same way everywhere, as sums wrap alike on every level). The integer output is
-//! `(sum / QA + B2q) * SCALE / (QA * QB)`, with Rust's truncating division.
+//! and each perspective's `QA^2 * 127 * hidden` fits an i32 for hidden up to 512; the two
+//! perspectives are added in i64 (larger nets still evaluate the same way everywhere, as sums
+//! wrap alike on every level). The integer output is `(sum / QA + B2q) * SCALE / (QA * QB)`,
+//! with Rust's truncating division.
 //!
 //! File format (version 2, all little-endian): magic `TTNN`, `u16` version, `u8` length and
 //! the feature-set name (UTF-8), `u32` inputs, `u32` hidden, `u32` output buckets, `u8`
@@ -150,13 +151,9 @@ impl Network {
     pub fn output(&self, level: Level, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
         let w = self.out_row(bucket);
-        let sum = simd::screlu_dot(level, us, &w[..h], QA).wrapping_add(simd::screlu_dot(
-            level,
-            them,
-            &w[h..],
-            QA,
-        ));
-        let v = (sum / QA as i32) as i64 + self.out_bias[bucket] as i64;
+        let sum = simd::screlu_dot(level, us, &w[..h], QA) as i64
+            + simd::screlu_dot(level, them, &w[h..], QA) as i64;
+        let v = sum / QA as i64 + self.out_bias[bucket] as i64;
         (v * SCALE as i64 / (QA as i64 * QB as i64)) as i32
     }
 
@@ -290,13 +287,16 @@ impl Network {
         let mut sum = 0i64;
         for (half, features) in [us, them].into_iter().enumerate() {
             let a = acc(features);
+            let mut half_sum = 0i64;
             for (j, &x) in a.iter().enumerate() {
                 // An i16 accumulator wraps; the reference follows it so huge nets agree too.
                 let c = (x as i16).clamp(0, QA) as i64;
-                sum += c * c * self.out_row(bucket)[half * self.hidden + j] as i64;
+                half_sum += c * c * self.out_row(bucket)[half * self.hidden + j] as i64;
             }
+            // So does each perspective's i32 sum (exact up to 512 hidden).
+            sum += half_sum as i32 as i64;
         }
-        let v = (sum as i32 / QA as i32) as i64 + self.out_bias[bucket] as i64;
+        let v = sum / QA as i64 + self.out_bias[bucket] as i64;
         (v * SCALE as i64 / (QA as i64 * QB as i64)) as i32
     }
 
