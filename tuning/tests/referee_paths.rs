@@ -68,6 +68,40 @@ fn correct_play_wins_for_the_first_mover_and_pairs_are_counted() {
 }
 
 #[test]
+fn a_resumed_match_plays_only_the_games_its_journal_lacks() {
+    use tetrarch_tuning::match_runner::journal::JournalSpec;
+    let path = std::env::temp_dir().join(format!("toy-{}.journal", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let mut c = config(engine("good"), engine("good"), 6, "10+0.1");
+    c.repeat = true;
+    c.journal = Some(JournalSpec {
+        path: path.to_string_lossy().to_string(),
+        fingerprint: "toy, 6 games".into(),
+    });
+    let (s, out) = run(&c);
+    assert_eq!((s.games, s.penta.wl), (6, 3), "{out}");
+    let full = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(full.lines().count(), 2 + 6, "{full}");
+    // Stopped after three games, the third one's line cut short: a new run plays four.
+    let cut: Vec<&str> = full.lines().take(2 + 3).collect();
+    std::fs::write(&path, format!("{}\n{}", cut[..4].join("\n"), &cut[4][..5])).unwrap();
+    let (s, out) = run(&c);
+    assert!(out.contains("Resuming: 2 games"), "{out}");
+    assert_eq!(out.matches("Finished game").count(), 4, "{out}");
+    assert_eq!((s.games, s.penta.wl), (6, 3), "{out}");
+    assert!(out.contains("Ptnml(0-2): [0, 0, 3, 0, 0]"), "{out}");
+    // Complete: nothing is played again.
+    let (s, out) = run(&c);
+    assert_eq!(out.matches("Finished game").count(), 0, "{out}");
+    assert_eq!(s.games, 6, "{out}");
+    // Another match's arguments are refused.
+    c.journal.as_mut().unwrap().fingerprint = "toy, 8 games".into();
+    let err = run_match(&c, &mut Vec::new()).err().unwrap();
+    assert!(err.contains("other arguments"), "{err}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn two_passers_draw_by_the_rules() {
     let c = config(engine("passer"), engine("passer"), 2, "10+0.1");
     let (s, out) = run(&c);

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::drivers::{EngineConfig, Protocol};
 use super::game::{DrawAdjudication, ResignAdjudication};
+use super::journal::JournalSpec;
 use super::openings::BookFormat;
 use super::rules::GameKind;
 use super::runner::{BookSpec, MatchConfig};
@@ -61,6 +62,9 @@ Results:
   -bitbases DIR               draughts: adjudicate positions the endgame tables in DIR hold
                               (tetrarch-tune bitbase writes them)
   -recover                    restart a crashed or hung engine and carry on
+  -resume FILE                a journal of the finished games: run the same command again
+                              after a stop and it counts them and plays only the rest (the
+                              other arguments must match, but for -concurrency and outputs)
   -ratinginterval N           print standings every N games (default 10; 0 = never)
   -ratingk K                  K of the CCA rating method (default 10)
   -event NAME                 event name in game records
@@ -263,6 +267,12 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             }
             "maxmoves" => config.max_moves = Some(num(&take_value(&mut i, &opt)?, &opt)? as u32),
             "recover" => config.recover = true,
+            "resume" => {
+                config.journal = Some(JournalSpec {
+                    path: take_value(&mut i, &opt)?,
+                    fingerprint: fingerprint(args),
+                })
+            }
             "bitbases" => bitbases = Some(take_value(&mut i, &opt)?),
             "ratinginterval" => {
                 config.rating_interval = num(&take_value(&mut i, &opt)?, &opt)? as usize
@@ -338,6 +348,28 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     Ok(config)
 }
 
+/// The arguments that decide what a match plays, for its journal: all but the number of games
+/// at a time, the journal and output files, and how much is printed.
+fn fingerprint(args: &[String]) -> String {
+    let mut kept = Vec::new();
+    let mut skip_value = false;
+    for a in args {
+        if std::mem::take(&mut skip_value) && !is_option(a) {
+            continue;
+        }
+        match a.trim_start_matches('-') {
+            "concurrency" | "resume" | "pgnout" | "sgfout" | "pdnout" | "ratinginterval"
+                if is_option(a) =>
+            {
+                skip_value = true
+            }
+            "debug" if is_option(a) => {}
+            _ => kept.push(a.as_str()),
+        }
+    }
+    kept.join(" ")
+}
+
 fn is_option(w: &str) -> bool {
     w.starts_with('-') && w.len() > 1 && !w[1..].starts_with(|c: char| c.is_ascii_digit())
 }
@@ -410,6 +442,31 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn the_journal_s_fingerprint_leaves_out_what_does_not_change_the_games() {
+        let a = parse(&args(
+            "-engine cmd=a -engine cmd=b -tc 8+0.08 -games 10 -concurrency 2 -resume j.txt \
+             -pgnout x.pgn -debug -ratinginterval 5",
+        ))
+        .unwrap();
+        let b = parse(&args(
+            "-engine cmd=a -engine cmd=b -resume j.txt -tc 8+0.08 -games 10",
+        ))
+        .unwrap();
+        let (ja, jb) = (a.journal.unwrap(), b.journal.unwrap());
+        assert_eq!(ja.path, "j.txt");
+        assert_eq!(
+            ja.fingerprint,
+            "-engine cmd=a -engine cmd=b -tc 8+0.08 -games 10"
+        );
+        assert_eq!(ja.fingerprint, jb.fingerprint);
+        let c = parse(&args(
+            "-engine cmd=a -engine cmd=b -tc 8+0.08 -games 12 -resume j.txt",
+        ));
+        assert_ne!(c.unwrap().journal.unwrap().fingerprint, jb.fingerprint);
+        assert!(parse(&args("-engine cmd=a -engine cmd=b -resume")).is_err());
     }
 
     #[test]

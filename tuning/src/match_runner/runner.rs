@@ -6,9 +6,10 @@
 //! calling thread is the only one that touches statistics and files: it writes each record as it
 //! arrives, prints cutechess-style result lines and a live progress line, prints the standings
 //! every `rating_interval` games, and stops the match (workers finish their current games and
-//! take no more) when an SPRT bound is crossed or an engine fails without `-recover`.
+//! take no more) when an SPRT bound is crossed or an engine fails without `-recover`. With a
+//! journal (`-resume`), the games it holds are counted first and only the others are played.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -21,6 +22,7 @@ use super::drivers::{start_player, EngineConfig, Player, PlayerError};
 use super::game::{
     play_game, DrawAdjudication, GameRecord, GameResult, GameSettings, ResignAdjudication,
 };
+use super::journal::{Journal, JournalSpec};
 use super::openings::{self, BookFormat, Opening};
 use super::records;
 use super::rules::{new_rules, GameKind, Rules};
@@ -78,6 +80,8 @@ pub struct MatchConfig {
     pub rating_k: f64,
     /// The referee; the engine crate's rules for `kind` unless a test supplies another.
     pub rules: Option<RulesFactory>,
+    /// `-resume`: the journal that lets a stopped match go on.
+    pub journal: Option<JournalSpec>,
 }
 
 impl MatchConfig {
@@ -110,6 +114,7 @@ impl MatchConfig {
             ratings: Vec::new(),
             rating_k: cca::K_ESTABLISHED,
             rules: None,
+            journal: None,
         }
     }
 
@@ -208,10 +213,36 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
         })
         .collect();
 
+    // A resumed match counts the games its journal holds and plays the others.
+    let mut state = Tally::new(config, names.clone(), total);
+    let mut journal = None;
+    let mut done = HashSet::new();
+    if let Some(spec) = &config.journal {
+        let (j, entries) = Journal::open(spec, &jobs)?;
+        if !entries.is_empty() {
+            let _ = writeln!(out, "Resuming: {} games from {}", entries.len(), spec.path);
+        }
+        for e in entries {
+            state.finished += 1;
+            state.count(&e.job, e.first_points, &e.reason);
+            done.insert(e.job.number);
+        }
+        journal = Some(j);
+    }
+    let decided = |state: &Tally| {
+        config
+            .sprt
+            .zip(state.llr())
+            .map(|(sprt, llr)| (sprt.state(llr), llr))
+            .filter(|(s, _)| *s != SprtState::Continue)
+    };
+    let already = decided(&state);
     let stop = Arc::new(AtomicBool::new(false));
     let (job_tx, job_rx) = channel::unbounded::<ScheduledGame>();
-    for j in &jobs {
-        let _ = job_tx.send(*j);
+    if already.is_none() {
+        for j in jobs.iter().filter(|j| !done.contains(&j.number)) {
+            let _ = job_tx.send(*j);
+        }
     }
     drop(job_tx);
     let (res_tx, res_rx) = channel::unbounded::<WorkerMsg>();
@@ -234,11 +265,21 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
     }
     drop(res_tx);
 
-    let mut state = Tally::new(config, names.clone(), total);
     let mut files = OutputFiles::open(config)?;
     let tty = std::io::stderr().is_terminal();
     let mut stopped_early = None;
     let mut aborted = false;
+    let sprt_stop = |s: SprtState, llr: f64| {
+        format!(
+            "SPRT: {} accepted (LLR {llr:.2})",
+            if s == SprtState::AcceptH1 { "H1" } else { "H0" }
+        )
+    };
+    if let Some((s, llr)) = already {
+        let why = sprt_stop(s, llr);
+        let _ = writeln!(out, "{why} before this run");
+        stopped_early = Some(why);
+    }
     for msg in res_rx.iter() {
         match msg {
             WorkerMsg::Fatal(why) => {
@@ -261,6 +302,9 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
                     record.reason
                 );
                 files.write(config, &job, &record)?;
+                if let (Some(j), Some(points)) = (&mut journal, record.result.points(Side::First)) {
+                    j.append(&job, points, &record.reason)?;
+                }
                 state.add(&job, &record);
                 if tty {
                     eprint!("\r{}\x1b[K", state.progress_line());
@@ -275,13 +319,9 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
                 {
                     let _ = write!(out, "{}", state.report(false));
                 }
-                if let (Some(sprt), Some(llr)) = (config.sprt, state.llr()) {
-                    let s = sprt.state(llr);
-                    if s != SprtState::Continue && stopped_early.is_none() {
-                        let why = format!(
-                            "SPRT: {} accepted (LLR {llr:.2})",
-                            if s == SprtState::AcceptH1 { "H1" } else { "H0" }
-                        );
+                if let Some((s, llr)) = decided(&state) {
+                    if stopped_early.is_none() {
+                        let why = sprt_stop(s, llr);
                         let _ = writeln!(out, "{why}");
                         stopped_early = Some(why);
                         stop.store(true, Ordering::SeqCst);
@@ -598,15 +638,18 @@ impl Tally {
             self.plies += record.moves.len();
             self.timed_games += 1;
         }
+        self.count(job, first_points, &record.reason);
+    }
+
+    /// A finished game's result (`first_points` for its first mover) in the standings,
+    /// the two-engine score and the pairs.
+    fn count(&mut self, job: &ScheduledGame, first_points: f64, reason: &str) {
         self.played.push(Played {
             first: job.first,
             second: job.second,
             first_points,
         });
-        *self
-            .reasons
-            .entry(generic_reason(&record.reason))
-            .or_default() += 1;
+        *self.reasons.entry(generic_reason(reason)).or_default() += 1;
         if self.names.len() == 2 {
             let p0 = if job.first == 0 {
                 first_points
