@@ -17,11 +17,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use tetrarch::games::chess::nnue::{inputs_of_pieces, Chess768};
-use tetrarch::nnue::{FeatureSet, Network, QA, QB, SCALE, W2_MAX};
+use tetrarch::nnue::{FeatureSet, Network, MAX_ACTIVE, QA, QB, SCALE, W2_MAX};
 
 use crate::commands::Args;
 use crate::packed::{records, Record};
@@ -54,47 +55,39 @@ and writes the quantised network file.
   -quiet                 no progress line
 ";
 
-/// A training position: the inputs of both perspectives, the output bucket and the target.
+/// A training position: the packed record (32 bytes) and the target. The inputs are decoded
+/// again at each use: that costs a few percent of the training time, where keeping them
+/// (136 bytes a position) would make memory, not time, the limit on the data a run holds.
 #[derive(Clone, Copy)]
 pub struct Sample {
-    /// Side to move's inputs, then the other side's; `count` of each.
-    features: [[u16; 32]; 2],
-    count: u8,
-    bucket: u8,
+    record: Record,
     target: f32,
 }
+
+/// Both perspectives' inputs (side to move's first) and the output bucket of a sample.
+type Inputs = ([ArrayVec<u16, MAX_ACTIVE>; 2], usize);
 
 impl Sample {
     /// The sample of a record for result weight `lambda` and sigmoid scale `k`.
     pub fn new(r: &Record, lambda: f32, k: f32) -> Sample {
-        let mut pieces = [(0, 0, 0); 32];
-        let mut count = 0;
-        r.pieces(|color, kind, sq| {
-            if count < 32 {
-                pieces[count] = (color, kind, sq);
-                count += 1;
-            }
-        });
-        let (views, bucket) = inputs_of_pieces(r.white_to_move(), &pieces[..count]);
-        let mut features = [[0u16; 32]; 2];
-        for (half, view) in views.iter().enumerate() {
-            features[half][..view.len()].copy_from_slice(view);
-        }
         let white = r.white_to_move();
         let score = if white { r.score() } else { -r.score() } as f32;
         let result = r.result() as f32 / 2.0;
         let result = if white { result } else { 1.0 - result };
         let target = lambda * result + (1.0 - lambda) * sigmoid(score / k);
-        Sample {
-            features,
-            count: count as u8,
-            bucket: bucket as u8,
-            target,
-        }
+        Sample { record: *r, target }
     }
 
-    fn inputs(&self, half: usize) -> &[u16] {
-        &self.features[half][..self.count as usize]
+    fn inputs(&self) -> Inputs {
+        let mut pieces = [(0, 0, 0); 32];
+        let mut count = 0;
+        self.record.pieces(|color, kind, sq| {
+            if count < 32 {
+                pieces[count] = (color, kind, sq);
+                count += 1;
+            }
+        });
+        inputs_of_pieces(self.record.white_to_move(), &pieces[..count])
     }
 }
 
@@ -180,10 +173,10 @@ impl FloatNet {
     /// Adds the loss gradient of `s` into `grad`; returns the squared error.
     fn backprop(&self, s: &Sample, k: f32, grad: &mut FloatNet, h: &mut [Vec<f32>; 2]) -> f32 {
         let n = self.hidden;
-        let b = s.bucket as usize;
+        let (views, b) = s.inputs();
         let mut out = self.b2[b];
         for (half, hs) in h.iter_mut().enumerate() {
-            self.hidden_sums(s.inputs(half), hs);
+            self.hidden_sums(&views[half], hs);
             let w2 = &self.w2_of(b)[half * n..][..n];
             for (x, w) in hs.iter().zip(w2) {
                 let a = x.clamp(0.0, 1.0);
@@ -212,7 +205,7 @@ impl FloatNet {
             for (gb, d) in grad.b1.iter_mut().zip(hs.iter()) {
                 *gb += d;
             }
-            for &f in s.inputs(half) {
+            for &f in &views[half] {
                 let row = &mut grad.w1[f as usize * n..][..n];
                 for (gw, d) in row.iter_mut().zip(hs.iter()) {
                     *gw += d;
@@ -235,9 +228,8 @@ impl FloatNet {
                     scope.spawn(move || {
                         part.iter()
                             .map(|s| {
-                                let p = sigmoid(
-                                    self.eval(s.inputs(0), s.inputs(1), s.bucket as usize) / k,
-                                );
+                                let (views, b) = s.inputs();
+                                let p = sigmoid(self.eval(&views[0], &views[1], b) / k);
                                 ((p - s.target) as f64).powi(2)
                             })
                             .sum::<f64>()
@@ -747,19 +739,21 @@ mod tests {
         for (r, b) in recs.iter().zip(&boards) {
             let got = Sample::new(r, 0.5, 400.0);
             let (engine, bucket) = inputs(b);
-            assert_eq!(got.bucket as usize, bucket);
+            let (views, got_bucket) = got.inputs();
+            assert_eq!(got_bucket, bucket);
             let mirrored = Board::from_text(&mirror_fen(&b.to_text())).unwrap();
             let twin = Sample::new(&Record::new(&mirrored, r.score(), r.result()), 0.5, 400.0);
+            let (twin_views, _) = twin.inputs();
             for (half, view) in engine.iter().enumerate() {
                 let sorted = |v: &[u16]| {
                     let mut v = v.to_vec();
                     v.sort_unstable();
                     v
                 };
-                assert_eq!(sorted(got.inputs(half)), sorted(view), "{}", b.to_text());
+                assert_eq!(sorted(&views[half]), sorted(view), "{}", b.to_text());
                 assert_eq!(
-                    sorted(got.inputs(half)),
-                    sorted(twin.inputs(half)),
+                    sorted(&views[half]),
+                    sorted(&twin_views[half]),
                     "{}",
                     b.to_text()
                 );
@@ -778,13 +772,13 @@ mod tests {
             let mut grad = net.zeros_like();
             let mut h = [vec![0.0; 32], vec![0.0; 32]];
             net.backprop(&s, k, &mut grad, &mut h);
-            let b = s.bucket as usize;
+            let (views, b) = s.inputs();
             let loss = |n: &FloatNet| {
-                let p = sigmoid(n.eval(s.inputs(0), s.inputs(1), b) / k);
+                let p = sigmoid(n.eval(&views[0], &views[1], b) / k);
                 ((p - s.target) as f64).powi(2)
             };
             let eps = 1e-3f32;
-            let f = s.inputs(0)[0] as usize;
+            let f = views[0][0] as usize;
             let w2 = b * 64;
             let checks: Vec<(&str, usize, f32)> = vec![
                 ("w1", f * 32 + 5, grad.w1[f * 32 + 5]),
