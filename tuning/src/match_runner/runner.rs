@@ -22,7 +22,7 @@ use super::drivers::{start_player, EngineConfig, Player, PlayerError};
 use super::game::{
     play_game, DrawAdjudication, GameRecord, GameResult, GameSettings, ResignAdjudication,
 };
-use super::journal::{Journal, JournalSpec};
+use super::journal::{Entry, Journal, JournalSpec};
 use super::openings::{self, BookFormat, Opening};
 use super::records;
 use super::rules::{new_rules, GameKind, Rules};
@@ -223,8 +223,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
             let _ = writeln!(out, "Resuming: {} games from {}", entries.len(), spec.path);
         }
         for e in entries {
-            state.finished += 1;
-            state.count(&e.job, e.first_points, &e.reason);
+            state.add_from_journal(&e);
             done.insert(e.job.number);
         }
         journal = Some(j);
@@ -639,6 +638,12 @@ impl Tally {
             self.timed_games += 1;
         }
         self.count(job, first_points, &record.reason);
+    }
+
+    /// A game a resumed match finished in an earlier run.
+    fn add_from_journal(&mut self, e: &Entry) {
+        self.finished += 1;
+        self.count(&e.job, e.first_points, &e.reason);
     }
 
     /// A finished game's result (`first_points` for its first mover) in the standings,
