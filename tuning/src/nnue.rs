@@ -1,9 +1,9 @@
 //! `tetrarch-tune nnue`: trains a chess network on datagen's binary records.
 //!
-//! Scheme: every record becomes the active inputs of both perspectives (side to move first)
-//! and its output bucket, by the engine's own reading ([`inputs_of_pieces`]), and a target
-//! blending the game result with the search score: `t = lambda * result + (1 - lambda) * sigmoid(score / K)`, both from the side
-//! to move's view. The float model is the one `tetrarch::nnue::Network` documents (one hidden
+//! Scheme: every record is kept packed with a target blending the game result with the
+//! search score, `t = lambda * result + (1 - lambda) * sigmoid(score / K)`, both from the side
+//! to move's view; at each use it is read into the active inputs of both perspectives (side
+//! to move first) and its output bucket, by the engine's own reading ([`inputs_of_pieces`]). The float model is the one `tetrarch::nnue::Network` documents (one hidden
 //! layer per perspective, SCReLU, output times SCALE in centipawns); the prediction is
 //! `sigmoid(eval / K)` and the loss the mean squared error against `t`. Only the output
 //! weights of a position's bucket see its gradient. The tail of the data

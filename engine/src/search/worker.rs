@@ -7,7 +7,8 @@
 //! it, and every thread still searching that depth gives it up for the next one (the main
 //! thread adopting the published result as its own, so its reports and time checks go on).
 //! Each iteration searches every MultiPV line in an aspiration window around the previous
-//! score, widened on failure (a fail high also retries one ply shallower). The node search is a principal variation search:
+//! score, widened on failure (a fail high also retries one ply shallower). The node search is
+//! a principal variation search:
 //!
 //! - before the moves: rule results (`rule_outcome`), a known result from the evaluator
 //!   (`Evaluator::probe`, an endgame table: exact, so it ends the node, in quiescence too),
