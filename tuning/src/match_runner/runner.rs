@@ -228,12 +228,15 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
         }
         journal = Some(j);
     }
+    // Why the SPRT stops the match, once a bound is crossed.
     let decided = |state: &Tally| {
-        config
-            .sprt
-            .zip(state.llr())
-            .map(|(sprt, llr)| (sprt.state(llr), llr))
-            .filter(|(s, _)| *s != SprtState::Continue)
+        let (sprt, llr) = config.sprt.zip(state.llr())?;
+        let bound = match sprt.state(llr) {
+            SprtState::AcceptH1 => "H1",
+            SprtState::AcceptH0 => "H0",
+            SprtState::Continue => return None,
+        };
+        Some(format!("SPRT: {bound} accepted (LLR {llr:.2})"))
     };
     let already = decided(&state);
     let stop = Arc::new(AtomicBool::new(false));
@@ -268,14 +271,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
     let tty = std::io::stderr().is_terminal();
     let mut stopped_early = None;
     let mut aborted = false;
-    let sprt_stop = |s: SprtState, llr: f64| {
-        format!(
-            "SPRT: {} accepted (LLR {llr:.2})",
-            if s == SprtState::AcceptH1 { "H1" } else { "H0" }
-        )
-    };
-    if let Some((s, llr)) = already {
-        let why = sprt_stop(s, llr);
+    if let Some(why) = already {
         let _ = writeln!(out, "{why} before this run");
         stopped_early = Some(why);
     }
@@ -318,9 +314,8 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
                 {
                     let _ = write!(out, "{}", state.report(false));
                 }
-                if let Some((s, llr)) = decided(&state) {
+                if let Some(why) = decided(&state) {
                     if stopped_early.is_none() {
-                        let why = sprt_stop(s, llr);
                         let _ = writeln!(out, "{why}");
                         stopped_early = Some(why);
                         stop.store(true, Ordering::SeqCst);
