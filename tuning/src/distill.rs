@@ -1,9 +1,10 @@
 //! `tetrarch-tune distill`: positions around the game positions of a record file, labelled
-//! with the hand-written evaluation, for teaching a network what the search meets.
+//! with an evaluation, for teaching a network what the search meets.
 //!
 //! Scheme: from every record's position, a few random walks of one to `-plies` legal moves
 //! (captures taken half the time when there are any) each give their positions, not in check,
-//! as new records whose score is the hand-written static evaluation (White's view) and whose
+//! as new records whose score is the labelling evaluation (White's view: the hand-written one,
+//! or a network with `-eval-file`; static, or a search of `-depth` plies with it) and whose
 //! result is a draw (a trainer reads them with the result's weight at zero). Game positions
 //! are quiet and sensible; the positions a search evaluates are not, and a network that never
 //! saw a king walk or a piece en prise will score them at random. The walks are a pure
@@ -13,8 +14,10 @@ use std::io::Write;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use tetrarch::game::Evaluator;
 use tetrarch::game::{Notation, Position};
 use tetrarch::games::chess::eval::ChessEval;
+use tetrarch::games::chess::nnue::{load_network, white_score, ChessEvaluator};
 use tetrarch::games::chess::Board;
 use tetrarch::limits::Limits;
 use tetrarch::search::{Engine, Options};
@@ -23,8 +26,9 @@ use crate::commands::Args;
 use crate::packed::{records, Record};
 
 pub const HELP: &str = "\
-tetrarch-tune distill: random walks from each record's position, labelled with the
-hand-written static evaluation (result: draw), as records for `nnue -lambda 0`.
+tetrarch-tune distill: random walks from each record's position, labelled with a static
+evaluation (the hand-written one, or -eval-file's network; result: draw), as records for
+`nnue -lambda 0`.
 
   -data FILE        record file to start from
   -out FILE         record file to write
@@ -32,6 +36,7 @@ hand-written static evaluation (result: draw), as records for `nnue -lambda 0`.
   -plies N          longest walk (default 6)
   -seed N           (default 1)
   -depth D          label with a search of depth D instead (0: the static evaluation)
+  -eval-file FILE   label with this chess network instead of the hand-written evaluation
 ";
 
 pub fn main(args: &[String]) -> Result<(), String> {
@@ -46,14 +51,22 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let plies: usize = a.get("plies", 6)?;
     let seed: u64 = a.get("seed", 1)?;
     let depth: u32 = a.get("depth", 0)?;
+    let labeller = match a.str("eval-file") {
+        None => ChessEvaluator::Hand(ChessEval::default()),
+        Some(path) => {
+            let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let net = load_network(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            ChessEvaluator::network(std::sync::Arc::new(net))
+        }
+    };
     a.finish()?;
     let bytes = std::fs::read(&data).map_err(|e| format!("cannot read {data}: {e}"))?;
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot write {out}: {e}"))?;
     let mut w = std::io::BufWriter::new(file);
-    let mut hce = ChessEval::default();
+    let mut static_eval = labeller.clone();
     let mut engine = Engine::with_options(
         Board::start(),
-        ChessEval::default(),
+        labeller,
         Options {
             threads: 1,
             hash_mb: 16,
@@ -78,7 +91,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     continue;
                 }
                 let score = if depth == 0 {
-                    hce.white_view(&b)
+                    white_score(&b, static_eval.evaluate(&b))
                 } else {
                     let found = tetrarch::selfplay::search(&mut engine, &b, Limits::depth(depth));
                     if tetrarch::score::is_decisive(found.score) {
