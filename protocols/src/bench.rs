@@ -3,7 +3,8 @@
 //! `<N> nodes <M> nps`). Chess is the default and its count is the one OpenBench knows; every
 //! game's positions and default depth are its descriptor's (`Game::BENCH_POSITIONS`,
 //! `Game::BENCH_DEPTH`: chess 13, xiangqi 12, draughts 14), searched with its own search
-//! parameters.
+//! parameters. Chess searches with the evaluation a UCI session plays by default: the
+//! embedded network (`--hce`: the hand-written evaluation, `--eval-file`: another network).
 //!
 //! Scheme: one thread, a 16 MB table, and a new game (table and histories cleared) before each
 //! position, so the count depends on nothing but the code: the same on every run and machine.
@@ -18,6 +19,7 @@ use clap::Args;
 use tetrarch::game::{Evaluator, Notation, Position};
 use tetrarch::games::{Game, GameKind, WithGame};
 use tetrarch::limits::Limits;
+use tetrarch::nnue::Network;
 use tetrarch::search::{Engine, Options};
 
 #[derive(Args)]
@@ -33,11 +35,11 @@ pub struct BenchArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
-    /// Chess only: evaluate with the network built into the binary instead of the hand-written
-    /// evaluation (another node count: the search follows another evaluation).
-    #[arg(long)]
-    nnue: bool,
-    /// Chess only: evaluate with this network file (implies --nnue).
+    /// Chess only: evaluate with the hand-written evaluation instead of the embedded network
+    /// (another node count: the search follows another evaluation).
+    #[arg(long, conflicts_with = "eval_file")]
+    hce: bool,
+    /// Chess only: evaluate with this network file instead of the embedded one.
     #[arg(long, value_name = "FILE")]
     eval_file: Option<String>,
 }
@@ -114,19 +116,28 @@ fn search_all<P: Position + Notation, E: Evaluator<P>>(
     Ok((total, start.elapsed().as_millis()))
 }
 
-/// The chess bench with a network evaluation: the embedded one, or `file`.
-fn chess_network_bench(args: &BenchArgs) -> Result<Summary, String> {
-    use tetrarch::games::chess::nnue::{embedded_network, load_network, ChessEvaluator};
-    if GameKind::parse(&args.game).ok() != Some(GameKind::Chess) {
-        return Err("--nnue and --eval-file are for chess".into());
+/// The network a chess bench searches with: `--eval-file`'s, else the embedded one; `None`
+/// under `--hce`, for another game, or when the build embeds none.
+fn bench_network(args: &BenchArgs) -> Result<Option<std::sync::Arc<Network>>, String> {
+    use tetrarch::games::chess::nnue::{embedded_network, load_network};
+    let chess = GameKind::parse(&args.game).ok() == Some(GameKind::Chess);
+    if !chess && (args.hce || args.eval_file.is_some()) {
+        return Err("--hce and --eval-file are for chess".into());
     }
-    let net = match &args.eval_file {
+    match &args.eval_file {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            std::sync::Arc::new(load_network(&bytes).map_err(|e| format!("{path}: {e}"))?)
+            let net = load_network(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            Ok(Some(std::sync::Arc::new(net)))
         }
-        None => embedded_network().ok_or("this build embeds no network")?,
-    };
+        None if chess && !args.hce => Ok(embedded_network()),
+        None => Ok(None),
+    }
+}
+
+/// The chess bench with the network `net`.
+fn chess_network_bench(args: &BenchArgs, net: std::sync::Arc<Network>) -> Summary {
+    use tetrarch::games::chess::nnue::ChessEvaluator;
     type C = tetrarch::games::Chess;
     let depth = args.depth.unwrap_or(C::BENCH_DEPTH).clamp(1, 64);
     let opts = Options {
@@ -135,7 +146,7 @@ fn chess_network_bench(args: &BenchArgs) -> Result<Summary, String> {
         params: C::search_params(),
         ..Options::default()
     };
-    Ok(Summary {
+    Summary {
         depth,
         positions: C::BENCH_POSITIONS.len(),
         result: search_all(
@@ -145,7 +156,7 @@ fn chess_network_bench(args: &BenchArgs) -> Result<Summary, String> {
             depth,
             true,
         ),
-    })
+    }
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
@@ -155,18 +166,15 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         hash_mb: args.hash as usize,
         verbose: true,
     };
-    let summary = if args.nnue || args.eval_file.is_some() {
-        match chess_network_bench(args) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                eprintln!("tetrarch bench: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    } else {
-        GameKind::parse(&args.game)
+    let summary = match bench_network(args) {
+        Ok(Some(net)) => Some(chess_network_bench(args, net)),
+        Ok(None) => GameKind::parse(&args.game)
             .ok()
-            .and_then(|kind| kind.with_game(bench))
+            .and_then(|kind| kind.with_game(bench)),
+        Err(e) => {
+            eprintln!("tetrarch bench: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let Some(summary) = summary else {
         let other = &args.game;
@@ -226,24 +234,28 @@ mod tests {
     }
 
     #[test]
-    fn the_network_bench_is_repeatable_and_chess_only() {
-        let args = |game: &str| BenchArgs {
+    fn the_network_bench_is_chess_s_default_repeatable_and_chess_only() {
+        let args = |game: &str, hce: bool| BenchArgs {
             depth: Some(4),
             game: game.into(),
             threads: 1,
             hash: 16,
-            nnue: true,
+            hce,
             eval_file: None,
         };
-        let count = |game: &str| chess_network_bench(&args(game)).map(|s| s.result.unwrap().0);
-        let a = count("chess").unwrap();
+        let net = bench_network(&args("chess", false)).unwrap();
+        let net = net.expect("chess benches the embedded network by default");
+        let count = || chess_network_bench(&args("chess", false), net.clone()).result;
+        let a = count().unwrap().0;
         assert!(a > 1000, "{a}");
-        assert_eq!(count("chess").unwrap(), a);
+        assert_eq!(count().unwrap().0, a);
         assert_ne!(
             a,
             nodes(GameKind::Chess, 4),
             "the network searches another tree"
         );
-        assert!(count("xiangqi").is_err());
+        assert!(bench_network(&args("chess", true)).unwrap().is_none());
+        assert!(bench_network(&args("xiangqi", false)).unwrap().is_none());
+        assert!(bench_network(&args("xiangqi", true)).is_err());
     }
 }

@@ -24,7 +24,11 @@ impl UciGame for Chess {
     }
 
     fn evaluator(options: &Values) -> (ChessEvaluator, usize) {
-        match options.net().filter(|_| options.use_nnue) {
+        // The strength limiter's levels were calibrated with the hand-written evaluation (see
+        // `games::chess::strength`), so a limited session plays with it: a network at the
+        // same node budget would play above the `UCI_Elo` asked for.
+        let network = options.use_nnue && options.skill_level().is_none();
+        match options.net().filter(|_| network) {
             // The net's address tells one loaded net from another.
             Some(net) => {
                 let signature = Arc::as_ptr(&net) as usize;

@@ -31,6 +31,11 @@ pub fn elo_range() -> (i64, i64) {
     )
 }
 
+/// `Use NNUE`'s default: on whenever the build embeds a chess network.
+pub fn nnue_by_default() -> bool {
+    chess::nnue::embedded_network().is_some()
+}
+
 /// The games `UCI_Variant` offers, by their Fairy-Stockfish names; the first is the default.
 pub const VARIANTS: &[&str] = &["chess", "xiangqi"];
 
@@ -98,8 +103,9 @@ pub fn table() -> Vec<Opt<Values>> {
                 }
             },
         ),
-        // The chess network evaluation: `Use NNUE` switches it on, `EvalFile` loads another net.
-        Opt::new("Use NNUE", Kind::Check(false), |v, _, x| {
+        // The chess network evaluation: on by default when the build embeds a network (it beat
+        // the hand-written evaluation by SPRT); `EvalFile` loads another net.
+        Opt::new("Use NNUE", Kind::Check(nnue_by_default()), |v, _, x| {
             let on = x.bool();
             if on && v.net().is_none() {
                 return Err("Use NNUE: this build embeds no network; set EvalFile first".into());
@@ -275,7 +281,7 @@ impl Default for Values {
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
             params: Params::DEFAULT,
-            use_nnue: false,
+            use_nnue: nnue_by_default(),
             eval_file: EVAL_FILE_DEFAULT.into(),
             network: None,
         }

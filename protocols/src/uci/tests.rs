@@ -253,14 +253,24 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
     std::fs::write(&damaged_path, damaged).unwrap();
 
     let mut s = Session::new();
-    s.send("eval");
-    let hce = s.take();
-    // The embedded network: another evaluation than the hand-written one.
-    s.send("setoption name Use NNUE value true");
+    // The embedded network is the default evaluation.
     s.send("eval");
     let embedded = s.take();
     assert_eq!(embedded.len(), 1);
-    assert_ne!(embedded, hce);
+    s.send("setoption name Use NNUE value false");
+    s.send("eval");
+    let hce = s.take();
+    assert_ne!(embedded, hce, "the network is another evaluation");
+    s.send("setoption name Use NNUE value true");
+    s.send("eval");
+    assert_eq!(s.take(), embedded);
+    // The strength limiter plays the evaluation its levels were calibrated with.
+    s.send("setoption name UCI_LimitStrength value true");
+    s.send("eval");
+    assert_eq!(s.take(), hce);
+    s.send("setoption name UCI_LimitStrength value false");
+    s.send("eval");
+    assert_eq!(s.take(), embedded);
     for bad in [
         format!(
             "setoption name EvalFile value {}",
