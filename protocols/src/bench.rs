@@ -13,6 +13,7 @@
 //! from run to run (the helpers race for the table).
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
@@ -118,7 +119,7 @@ fn search_all<P: Position + Notation, E: Evaluator<P>>(
 
 /// The network a chess bench searches with: `--eval-file`'s, else the embedded one; `None`
 /// under `--hce`, for another game, or when the build embeds none.
-fn bench_network(args: &BenchArgs) -> Result<Option<std::sync::Arc<Network>>, String> {
+fn bench_network(args: &BenchArgs) -> Result<Option<Arc<Network>>, String> {
     use tetrarch::games::chess::nnue::{embedded_network, load_network};
     let chess = GameKind::parse(&args.game).ok() == Some(GameKind::Chess);
     if !chess && (args.hce || args.eval_file.is_some()) {
@@ -128,7 +129,7 @@ fn bench_network(args: &BenchArgs) -> Result<Option<std::sync::Arc<Network>>, St
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
             let net = load_network(&bytes).map_err(|e| format!("{path}: {e}"))?;
-            Ok(Some(std::sync::Arc::new(net)))
+            Ok(Some(Arc::new(net)))
         }
         None if chess && !args.hce => Ok(embedded_network()),
         None => Ok(None),
@@ -136,7 +137,7 @@ fn bench_network(args: &BenchArgs) -> Result<Option<std::sync::Arc<Network>>, St
 }
 
 /// The chess bench with the network `net`.
-fn chess_network_bench(args: &BenchArgs, net: std::sync::Arc<Network>) -> Summary {
+fn chess_network_bench(args: &BenchArgs, net: Arc<Network>) -> Summary {
     use tetrarch::games::chess::nnue::ChessEvaluator;
     type C = tetrarch::games::Chess;
     let depth = args.depth.unwrap_or(C::BENCH_DEPTH).clamp(1, 64);

@@ -14,8 +14,7 @@ use std::io::Write;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tetrarch::game::Evaluator;
-use tetrarch::game::{Notation, Position};
+use tetrarch::game::{Evaluator, Notation, Position};
 use tetrarch::games::chess::eval::ChessEval;
 use tetrarch::games::chess::nnue::{load_network, white_score, ChessEvaluator};
 use tetrarch::games::chess::Board;
