@@ -13,6 +13,10 @@
 //! perturbed by at least half a unit and rounded randomly, so small steps still average out.
 //! Games are played by [`run_match`] with the match options given on the command line (time
 //! control, openings, concurrency ...); the opening order is reseeded every iteration.
+//! A timed run outlasts a working session, so `-resume FILE` keeps a state file (the last
+//! iteration done, the totals and every estimate at full precision) rewritten after each
+//! iteration; each iteration's perturbation comes from a generator seeded by the run's seed and
+//! the iteration number, so a resumed run draws exactly what an uninterrupted one would.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -158,6 +162,118 @@ pub fn update(params: &mut [Param], p: &Perturbation, result: f64) {
     }
 }
 
+/// Where a run stands after an iteration: what `-resume` writes and reads back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The run's length and seed: a resumed run must use the same, or its schedule and draws
+    /// would not continue the interrupted ones.
+    pub iterations: usize,
+    pub seed: u64,
+    /// Iterations done.
+    pub done: usize,
+    /// Wins, draws and losses of the plus engine over those iterations.
+    pub totals: [u64; 3],
+    /// `(name, estimate)` per parameter, in the order of the parameter file.
+    pub values: Vec<(String, f64)>,
+}
+
+impl State {
+    /// The state file's text: `run ITERATIONS SEED`, `iteration K`, `totals W D L`, then
+    /// `param NAME VALUE` lines
+    /// (values in Rust's shortest round-trip form, so a resumed run continues exactly).
+    pub fn to_text(&self) -> String {
+        let mut t = format!(
+            "# tetrarch-tune spsa state\nrun {} {}\niteration {}\ntotals {} {} {}\n",
+            self.iterations, self.seed, self.done, self.totals[0], self.totals[1], self.totals[2]
+        );
+        for (name, v) in &self.values {
+            t.push_str(&format!("param {name} {v:?}\n"));
+        }
+        t
+    }
+
+    pub fn parse(text: &str) -> Result<State, String> {
+        let mut st = State {
+            iterations: 0,
+            seed: 0,
+            done: 0,
+            totals: [0; 3],
+            values: Vec::new(),
+        };
+        let (mut seen_run, mut seen_iteration) = (false, false);
+        for (n, line) in text.lines().enumerate() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let bad = || format!("state line {}: '{line}'", n + 1);
+            let int = |s: &str| s.parse::<u64>().map_err(|_| bad());
+            match f.as_slice() {
+                [] => {}
+                [c, ..] if c.starts_with('#') => {}
+                ["run", n, seed] => {
+                    st.iterations = int(n)? as usize;
+                    st.seed = int(seed)?;
+                    seen_run = true;
+                }
+                ["iteration", k] => {
+                    st.done = int(k)? as usize;
+                    seen_iteration = true;
+                }
+                ["totals", w, d, l] => st.totals = [int(w)?, int(d)?, int(l)?],
+                ["param", name, v] => {
+                    let v = v.parse::<f64>().map_err(|_| bad())?;
+                    if !v.is_finite() {
+                        return Err(bad());
+                    }
+                    st.values.push((name.to_string(), v));
+                }
+                _ => return Err(bad()),
+            }
+        }
+        if !seen_run || !seen_iteration {
+            return Err("state file lacks its 'run' or 'iteration' line".into());
+        }
+        Ok(st)
+    }
+
+    /// Takes the estimates back into `params`, which must be the same parameters in the same
+    /// order, of a run of the same length and seed (a state file of another run is refused,
+    /// not half applied).
+    pub fn apply(&self, params: &mut [Param], iterations: usize, seed: u64) -> Result<(), String> {
+        if (self.iterations, self.seed) != (iterations, seed) {
+            return Err(format!(
+                "the state file is of a run of {} iterations with seed {}, not {iterations} with seed {seed}",
+                self.iterations, self.seed
+            ));
+        }
+        let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        let saved: Vec<&str> = self.values.iter().map(|(n, _)| n.as_str()).collect();
+        if names != saved {
+            return Err(format!(
+                "the state file tunes {saved:?}, the parameter file {names:?}"
+            ));
+        }
+        for (p, (_, v)) in params.iter_mut().zip(&self.values) {
+            p.value = v.clamp(p.min, p.max);
+        }
+        Ok(())
+    }
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so an interruption leaves
+/// either the old state or the new one.
+fn write_atomically(path: &str, text: &str) -> Result<(), String> {
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, text).map_err(|e| format!("writing {tmp}: {e}"))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("renaming {tmp} to {path}: {e}"))
+}
+
+/// The generator of iteration `k`'s perturbation: a function of the seed and `k` alone.
+fn iteration_rng(seed: u64, k: usize) -> SmallRng {
+    SmallRng::seed_from_u64(
+        seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(k as u64),
+    )
+}
+
 fn shown(x: &Param, v: f64) -> String {
     if x.float {
         format!("{v:.4}")
@@ -177,6 +293,8 @@ engine nudged up and down through the match runner.
   -alpha X -gamma X -A X   gain schedule (default 0.602, 0.101, a tenth of the iterations)
   -seed N                  seed of the perturbations and the opening order (default 1)
   -out FILE                write the current values (`name, value` lines) after each iteration
+  -resume FILE             keep the run's state in FILE after each iteration; when FILE exists,
+                           go on from where it stopped (same -params, -iterations and -seed)
   -report                  the match runner's reports on stderr
   Any other option goes to the match runner: -game, -tc, -openings (needed: without a book
   every game starts alike), -concurrency, -each, -draw, -resign, -maxmoves ... (not -games,
@@ -195,6 +313,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut pairs = 2usize;
     let mut seed = 1u64;
     let mut out = None;
+    let mut resume: Option<String> = None;
     let mut report = false;
     let (mut alpha, mut gamma, mut a_const) = (None, None, None);
     let mut engine: Option<Vec<String>> = None;
@@ -218,6 +337,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "-pairs" => pairs = (num(value(&mut i, a)?, a)? as usize).max(1),
             "-seed" => seed = num(value(&mut i, a)?, a)? as u64,
             "-out" => out = Some(value(&mut i, a)?),
+            "-resume" => resume = Some(value(&mut i, a)?),
             "-alpha" => alpha = Some(num(value(&mut i, a)?, a)?),
             "-gamma" => gamma = Some(num(value(&mut i, a)?, a)?),
             "-A" => a_const = Some(num(value(&mut i, a)?, a)?),
@@ -257,10 +377,25 @@ pub fn main(args: &[String]) -> Result<(), String> {
     if let Some(a) = a_const {
         sched.a_const = a;
     }
-    let mut rng = SmallRng::seed_from_u64(seed);
     let (mut total_w, mut total_d, mut total_l) = (0u64, 0u64, 0u64);
-    for k in 1..=sched.iterations {
-        let p = perturb(&params, &sched, k, &mut rng);
+    let mut first = 1;
+    if let Some(path) = &resume {
+        if std::path::Path::new(path).exists() {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let st = State::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+            st.apply(&mut params, sched.iterations, seed)
+                .map_err(|e| format!("{path}: {e}"))?;
+            [total_w, total_d, total_l] = st.totals;
+            first = st.done + 1;
+            println!(
+                "spsa: resuming after iteration {} of {} (+{total_w} ={total_d} -{total_l})",
+                st.done, sched.iterations
+            );
+        }
+    }
+    for k in first..=sched.iterations {
+        let p = perturb(&params, &sched, k, &mut iteration_rng(seed, k));
         let mut margs: Vec<String> = Vec::new();
         for (name, values) in [("spsa-plus", &p.plus), ("spsa-minus", &p.minus)] {
             margs.push("-engine".into());
@@ -322,6 +457,16 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 .collect();
             std::fs::write(path, text).map_err(|e| format!("writing {path}: {e}"))?;
         }
+        if let Some(path) = &resume {
+            let st = State {
+                iterations: sched.iterations,
+                seed,
+                done: k,
+                totals: [total_w, total_d, total_l],
+                values: params.iter().map(|x| (x.name.clone(), x.value)).collect(),
+            };
+            write_atomically(path, &st.to_text())?;
+        }
     }
     println!("spsa: final values (start -> tuned):");
     for x in &params {
@@ -357,6 +502,48 @@ asp_window, float, 14.5, 5, 50, 2.25, 0.002
         assert!(parse_params("x, bool, 1, 0, 3, 1, 0.002").is_err());
         assert!(parse_params("x, int, 1, 0, 3").is_err());
         assert!(parse_params("").is_err());
+    }
+
+    #[test]
+    fn state_round_trips_and_refuses_another_run() {
+        let mut p = parse_params(INPUT).unwrap();
+        p[0].value = 81.37;
+        p[1].value = 14.1 + 0.2; // not exactly representable: must come back bit for bit
+        let st = State {
+            iterations: 500,
+            seed: 3,
+            done: 17,
+            totals: [30, 12, 26],
+            values: p.iter().map(|x| (x.name.clone(), x.value)).collect(),
+        };
+        let back = State::parse(&st.to_text()).unwrap();
+        assert_eq!(back, st);
+        let mut q = parse_params(INPUT).unwrap();
+        assert!(back.apply(&mut q, 400, 3).is_err());
+        assert!(back.apply(&mut q, 500, 4).is_err());
+        back.apply(&mut q, 500, 3).unwrap();
+        assert_eq!(q[0].value, 81.37);
+        assert_eq!(q[1].value, 14.1 + 0.2);
+        let mut other = parse_params("lmr_base, int, 80, 0, 200, 10, 0.002\n").unwrap();
+        assert!(back.apply(&mut other, 500, 3).is_err());
+        assert!(State::parse("run 5 1\ntotals 1 2 3\n").is_err());
+        assert!(State::parse("iteration 3\n").is_err());
+        assert!(State::parse("run 5 1\niteration 3\nparam x nan\n").is_err());
+        assert!(State::parse("run 5 1\niteration three\n").is_err());
+    }
+
+    /// A resumed run draws the same perturbations as an uninterrupted one.
+    #[test]
+    fn perturbations_depend_on_seed_and_iteration_only() {
+        let p = parse_params(INPUT).unwrap();
+        let s = Schedule::new(100);
+        let a = perturb(&p, &s, 42, &mut iteration_rng(7, 42));
+        let b = perturb(&p, &s, 42, &mut iteration_rng(7, 42));
+        assert_eq!((a.plus, a.minus, a.signs), (b.plus, b.minus, b.signs));
+        let draws: Vec<Vec<f64>> = (1..=8)
+            .map(|k| perturb(&p, &s, k, &mut iteration_rng(7, k)).signs)
+            .collect();
+        assert!(draws.iter().any(|d| d != &draws[0]), "signs never vary");
     }
 
     #[test]
