@@ -176,9 +176,7 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
         None => None,
         Some(_) if game != "chess" => return Err("-eval-file is for chess".into()),
         Some(path) => {
-            let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            let net = tetrarch::games::chess::nnue::load_network(&bytes)
-                .map_err(|e| format!("{path}: {e}"))?;
+            let (net, bytes) = crate::nnue::read_network_file(&path)?;
             cfg.eval_digest = Some(crate::datagen::digest(&bytes));
             Some(std::sync::Arc::new(net))
         }

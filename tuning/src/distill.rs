@@ -16,7 +16,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tetrarch::game::{Evaluator, Notation, Position};
 use tetrarch::games::chess::eval::ChessEval;
-use tetrarch::games::chess::nnue::{load_network, white_score, ChessEvaluator};
+use tetrarch::games::chess::nnue::{white_score, ChessEvaluator};
 use tetrarch::games::chess::Board;
 use tetrarch::limits::Limits;
 use tetrarch::search::{Engine, Options};
@@ -53,8 +53,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let labeller = match a.str("eval-file") {
         None => ChessEvaluator::Hand(ChessEval::default()),
         Some(path) => {
-            let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            let net = load_network(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            let (net, _) = crate::nnue::read_network_file(&path)?;
             ChessEvaluator::network(std::sync::Arc::new(net))
         }
     };

@@ -531,6 +531,15 @@ pub fn load(paths: &[String], cfg: &TrainConfig, max: usize) -> Result<Vec<Sampl
     Ok(out)
 }
 
+/// Reads a chess network file, with its bytes (datagen records their digest). The one reader
+/// of `-eval-file`, `-from` and the like, so each names a bad file the same way.
+pub fn read_network_file(path: &str) -> Result<(Network, Vec<u8>), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let net =
+        tetrarch::games::chess::nnue::load_network(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    Ok((net, bytes))
+}
+
 pub fn main(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "-help" || a == "--help") {
         print!("{HELP}");
@@ -614,9 +623,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     let start = match &from {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            let net = tetrarch::games::chess::nnue::load_network(&bytes)
-                .map_err(|e| format!("{path}: {e}"))?;
+            let (net, _) = read_network_file(path)?;
             if net.hidden != cfg.hidden {
                 return Err(format!(
                     "{path} has {} hidden units, not -hidden {}",
