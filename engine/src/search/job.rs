@@ -268,27 +268,30 @@ impl<P: Position> Job<P> {
         };
         let result = &results[chosen];
 
-        // The final report: the chosen thread's lines at its completed depth, unless the last
-        // report already showed exactly that.
-        let depth = result.depth.max(1) as u32;
-        if chosen != 0 || self.reported_depth.load(Ordering::Relaxed) != depth as u64 {
-            if chosen == 0 {
-                self.signals.set_nodes(main.id, main.nodes);
-                let lines = main.lines(depth, self.multipv.min(self.shown_multipv));
-                self.reporter.iteration(&self.iteration_info(depth, lines));
-            } else {
-                let rm = result.best.as_ref().unwrap_or(&result.root_moves[0]);
-                let line = Line {
-                    rank: 1,
-                    depth,
-                    seldepth: rm.seldepth.max(1) as u32,
-                    score: rm.score,
-                    bound: rm.bound,
-                    pv: rm.pv.clone(),
-                };
-                self.reporter
-                    .iteration(&self.iteration_info(depth, vec![line]));
-            }
+        // The final reports. The main thread's last completed iteration comes first unless the
+        // last report already showed it (the rate limit may have skipped it, and a GUI should
+        // see the deepest line reached); then, when the vote chose a helper, that helper's line
+        // at its completed depth.
+        let main_depth = results[0].depth.max(1) as u32;
+        if self.reported_depth.load(Ordering::Relaxed) != main_depth as u64 {
+            self.signals.set_nodes(main.id, main.nodes);
+            let lines = main.lines(main_depth, self.multipv.min(self.shown_multipv));
+            self.reporter
+                .iteration(&self.iteration_info(main_depth, lines));
+        }
+        if chosen != 0 {
+            let depth = result.depth.max(1) as u32;
+            let rm = result.best.as_ref().unwrap_or(&result.root_moves[0]);
+            let line = Line {
+                rank: 1,
+                depth,
+                seldepth: rm.seldepth.max(1) as u32,
+                score: rm.score,
+                bound: rm.bound,
+                pv: rm.pv.clone(),
+            };
+            self.reporter
+                .iteration(&self.iteration_info(depth, vec![line]));
         }
 
         let mut pick = 0;
