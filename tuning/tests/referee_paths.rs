@@ -257,3 +257,17 @@ fn resign_and_draw_adjudication_follow_the_engines_scores() {
     let (s, out) = run(&c);
     assert_eq!(count(&s, "Draw by repetition"), 2, "{out}");
 }
+
+#[test]
+fn an_engine_that_cannot_start_is_the_one_named() {
+    // The missing engine moves first, so the other one is never started: the stop names the
+    // engine at fault, not the one that was never asked to run.
+    let mut ghost = EngineConfig::new("/nonexistent/tetrarch-ghost-engine");
+    ghost.name = "ghost".into();
+    ghost.proto = Protocol::Uci;
+    let c = config(ghost, engine("good"), 2, "10+0.1");
+    let (s, out) = run(&c);
+    assert!(s.stopped_early.is_some(), "{out}");
+    assert!(out.contains("engine 'ghost' could not start"), "{out}");
+    assert!(!out.contains("engine 'good' could not start"), "{out}");
+}

@@ -370,7 +370,9 @@ fn worker(
                 if let Some(mut p) = players.remove(&e) {
                     p.quit();
                 }
-                if !config.recover {
+                // The first broken engine is the one to name: when the first fails to start,
+                // the second was never started, and is missing without being at fault.
+                if !config.recover && fatal.is_none() {
                     fatal = Some(format!(
                         "engine '{}' {}; use -recover to restart it and go on",
                         names[e],
