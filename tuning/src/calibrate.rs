@@ -20,7 +20,17 @@
 //! Pairing: by default every rung plays every anchor. With `-nearest K` a rung plays only the
 //! K stated anchors nearest to the Elo the game's current table expects of it (anchors
 //! without a stated Elo still play every rung, since they are rated through the rungs), so a
-//! wide ladder does not spend its games on matches decided before they start.
+//! wide ladder does not spend its games on matches decided before they start. An anchor
+//! without a stated Elo may carry an expected one (`expect=E`): it is then paired like a stated
+//! one, but still rated by the fit, so a ladder can reach past its stated reference without
+//! playing every foregone match.
+//!
+//! Journal: with `-journal FILE` every finished match is appended to FILE (its level, anchor,
+//! score and exact command), and a later run with the same journal takes the matches whose
+//! command it already holds from there instead of playing them. An interrupted calibration
+//! goes on where it stopped, and a ladder is extended (new levels, new anchors) without
+//! replaying what it has; a match played with other settings has another command, so it is
+//! played anew.
 //!
 //! Load independence: by default our rungs play at fixed effort (Go: a playout cap, the
 //! others: the node budget the level itself sets) and the default anchors do too (GNU Go at a
@@ -41,17 +51,21 @@ Usage: tetrarch-tune calibrate -game chess|xiangqi|go|draughts [OPTIONS]
 
   -engine PATH          our engine (default: tetrarch next to this program, else on PATH)
   -levels L1,L2,...     strength levels of the rungs, 0..19 (default per game)
-  -anchor name=N [elo=E] cmd=PATH [arg=A]... [proto=P] [option.X=V]... [nodes=N] [tc=TC]
-                        a reference (repeat for several; default per game, below). elo=
-                        states its rating and so defines the scale; at least one must
+  -anchor name=N [elo=E|expect=E] cmd=PATH [arg=A]... [proto=P] [option.X=V]... [nodes=N]
+         [tc=TC]        a reference (repeat for several; default per game, below). elo=
+                        states its rating and so defines the scale; at least one must.
+                        expect= is a guess used only to pair it under -nearest
   -games N              games per rung and anchor (default 20)
   -tc TC                time control of every game (default: none for Go, where both sides
                         play at fixed effort; the others' rungs search their level's nodes)
   -timemargin MS        extra time before a late move loses on time (timed ladders)
   -size N               Go board size (default 9)
   -concurrency N        games in parallel (default 1; fixed-effort matches are load-free)
-  -nearest K            each rung plays only the K stated anchors nearest to the Elo the
-                        current table expects of it (default: every anchor)
+  -nearest K            each rung plays only the K anchors nearest to the Elo the current
+                        table expects of it, among those with a stated elo= or an expected
+                        expect=E (default: every anchor; an anchor with neither always plays)
+  -journal FILE         append each finished match to FILE, and take the matches FILE
+                        already holds (same command) from it instead of playing them again
   -openings ARGS...     passed to the match runner's -openings
   -dry                  print the match commands only
 
@@ -71,6 +85,8 @@ Defaults:
 struct Anchor {
     name: String,
     elo: Option<f64>,
+    /// A guess at an unstated anchor's rating, for pairing only (never for the fit).
+    expect: Option<f64>,
     /// The `-engine` words for the match runner.
     words: Vec<String>,
 }
@@ -96,6 +112,7 @@ struct Plan {
     concurrency: usize,
     openings: Vec<String>,
     nearest: Option<usize>,
+    journal: Option<String>,
     dry: bool,
 }
 
@@ -134,6 +151,7 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
     let gnugo = |level: u32, elo: Option<f64>| Anchor {
         name: format!("gnugo-{level}"),
         elo,
+        expect: None,
         words: vec![
             "cmd=gnugo".into(),
             "arg=--mode".into(),
@@ -147,6 +165,7 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
         "xiangqi" => vec![Anchor {
             name: "fsf-2000n".into(),
             elo: Some(1500.0),
+            expect: None,
             words: words(&["cmd=fairy-stockfish", "proto=uci", "nodes=2000"]),
         }],
         // Scan 2.0 at fixed depths over its first Hub: an outside reference that a fixed
@@ -159,6 +178,7 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
                 .map(|&d| Anchor {
                     name: format!("scan-d{d}"),
                     elo: (d == 6).then_some(2000.0),
+                    expect: None,
                     words: vec![
                         format!("cmd={dir}/scan"),
                         "arg=hub".into(),
@@ -174,6 +194,7 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
             .map(|&e| Anchor {
                 name: format!("sf-{e}"),
                 elo: Some(e as f64),
+                expect: None,
                 words: vec![
                     "cmd=stockfish".into(),
                     "option.UCI_LimitStrength=true".into(),
@@ -231,6 +252,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
         concurrency: 1,
         openings: Vec::new(),
         nearest: None,
+        journal: None,
         dry: false,
     };
     let mut i = 0;
@@ -261,6 +283,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
                 let mut a = Anchor {
                     name: String::new(),
                     elo: None,
+                    expect: None,
                     words: Vec::new(),
                 };
                 while i < args.len() && !is_option(&args[i]) {
@@ -273,6 +296,12 @@ fn parse(args: &[String]) -> Result<Plan, String> {
                         }
                         Some(("elo", e)) => {
                             a.elo = Some(e.parse().map_err(|_| format!("-anchor: bad elo '{e}'"))?)
+                        }
+                        Some(("expect", e)) => {
+                            a.expect = Some(
+                                e.parse()
+                                    .map_err(|_| format!("-anchor: bad expect '{e}'"))?,
+                            )
                         }
                         Some(_) => a.words.push(w.clone()),
                         None => return Err(format!("-anchor: expected KEY=VALUE, got '{w}'")),
@@ -329,6 +358,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
                         .ok_or("-nearest takes a positive whole number")?,
                 )
             }
+            "-journal" => plan.journal = Some(value(&mut i, &opt)?),
             "-dry" => plan.dry = true,
             _ => return Err(format!("unknown option '{opt}' (see -help)")),
         }
@@ -364,22 +394,50 @@ fn current_table(game: &str) -> tetrarch::strength::EloTable {
 }
 
 /// The anchors (indices) a rung at `level` plays: all of them, or with `-nearest K` the K
-/// stated ones nearest to the rung's expected Elo plus every unstated one.
+/// nearest to the rung's expected Elo among those with a stated or expected rating, plus every
+/// anchor with neither.
 fn pairing(plan: &Plan, level: f64) -> Vec<usize> {
     let all: Vec<usize> = (0..plan.anchors.len()).collect();
     let Some(k) = plan.nearest else {
         return all;
     };
     let expected = f64::from(current_table(&plan.game).elo(level));
-    let mut stated: Vec<(f64, usize)> = all
+    let guess = |a: usize| plan.anchors[a].elo.or(plan.anchors[a].expect);
+    let mut rated: Vec<(f64, usize)> = all
         .iter()
-        .filter_map(|&a| plan.anchors[a].elo.map(|e| ((e - expected).abs(), a)))
+        .filter_map(|&a| guess(a).map(|e| ((e - expected).abs(), a)))
         .collect();
-    stated.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let mut chosen: Vec<usize> = stated.iter().take(k).map(|&(_, a)| a).collect();
-    chosen.extend(all.iter().filter(|&&a| plan.anchors[a].elo.is_none()));
+    rated.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut chosen: Vec<usize> = rated.iter().take(k).map(|&(_, a)| a).collect();
+    chosen.extend(all.iter().filter(|&&a| guess(a).is_none()));
     chosen.sort_unstable();
     chosen
+}
+
+/// One journal line: level, anchor, wins, draws, losses and the match's command, tab-separated
+/// (the command holds no tab: it is shell-quoted words joined by spaces).
+fn journal_line(level: f64, anchor: &str, wdl: &Wdl, command: &str) -> String {
+    format!(
+        "{level}\t{anchor}\t{}\t{}\t{}\t{command}\n",
+        wdl.wins, wdl.draws, wdl.losses
+    )
+}
+
+/// The results a journal holds, by command. Lines that do not parse (a line cut short by an
+/// interruption) are skipped: their match is simply played again.
+fn read_journal(text: &str) -> std::collections::HashMap<String, Wdl> {
+    let mut done = std::collections::HashMap::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.splitn(6, '\t').collect();
+        if f.len() < 6 {
+            continue;
+        }
+        let n: Option<Vec<u64>> = f[2..5].iter().map(|x| x.parse().ok()).collect();
+        if let Some(n) = n {
+            done.insert(f[5].to_string(), Wdl::new(n[0], n[1], n[2]));
+        }
+    }
+    done
 }
 
 /// The match-runner words of one rung-against-anchor match.
@@ -522,6 +580,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
         Err(e) => return Err(e),
     };
+    let journaled = match &plan.journal {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => read_journal(&text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Default::default(),
+            Err(e) => return Err(format!("cannot read the journal {path}: {e}")),
+        },
+        None => Default::default(),
+    };
     let mut played: Vec<Played> = Vec::new();
     for (r, &level) in plan.levels.iter().enumerate() {
         for a in pairing(&plan, level) {
@@ -530,6 +596,19 @@ pub fn main(args: &[String]) -> Result<(), String> {
             let command = format!("tetrarch-tune match {}", shell(&w));
             if plan.dry {
                 println!("{command}");
+                continue;
+            }
+            if let Some(&wdl) = journaled.get(&command) {
+                eprintln!(
+                    "calibrate: level {level} vs {}: +{} ={} -{} (from the journal)",
+                    anchor.name, wdl.wins, wdl.draws, wdl.losses
+                );
+                played.push(Played {
+                    rung: r,
+                    anchor: a,
+                    wdl,
+                    command,
+                });
                 continue;
             }
             eprintln!("calibrate: level {level} vs {}: {command}", anchor.name);
@@ -548,6 +627,15 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 "calibrate: level {level} vs {}: +{} ={} -{}",
                 anchor.name, wdl.wins, wdl.draws, wdl.losses
             );
+            if let Some(path) = &plan.journal {
+                let line = journal_line(level, &anchor.name, &wdl, &command);
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()))
+                    .map_err(|e| format!("cannot write the journal {path}: {e}"))?;
+            }
             played.push(Played {
                 rung: r,
                 anchor: a,
@@ -836,5 +924,27 @@ mod tests {
         let p = parse(&args("-game go -nearest 1")).unwrap();
         assert_eq!(pairing(&p, 4.0), vec![0, 1, 2]);
         assert!(parse(&args("-game go -nearest 0")).is_err());
+        // An expected rating pairs an unstated anchor like a stated one.
+        let p = parse(&args(
+            "-game xiangqi -nearest 1 -anchor name=far cmd=a expect=9000 \
+             -anchor name=near cmd=b elo=1500 -anchor name=free cmd=c",
+        ))
+        .unwrap();
+        assert_eq!(p.anchors[0].expect, Some(9000.0));
+        assert_eq!(p.anchors[0].elo, None, "expect= never states a rating");
+        assert_eq!(pairing(&p, 6.0), vec![1, 2], "the far guess is skipped");
+        assert!(parse(&args("-game go -anchor cmd=x elo=1 expect=abc")).is_err());
+    }
+
+    #[test]
+    fn a_journal_gives_back_what_was_written_and_skips_cut_lines() {
+        let command = "tetrarch-tune match -game xiangqi -engine 'name=a b' -games 4";
+        let mut text = journal_line(6.0, "fsf-2000n", &Wdl::new(3, 4, 5), command);
+        text += &journal_line(2.5, "x", &Wdl::new(0, 0, 1), "other");
+        text += "9\tcut\t1\t2";
+        let done = read_journal(&text);
+        assert_eq!(done.len(), 2);
+        assert_eq!(done[command], Wdl::new(3, 4, 5));
+        assert_eq!(done["other"], Wdl::new(0, 0, 1));
     }
 }
