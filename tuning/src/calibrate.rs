@@ -401,7 +401,7 @@ fn pairing(plan: &Plan, level: f64) -> Vec<usize> {
     let Some(k) = plan.nearest else {
         return all;
     };
-    let expected = f64::from(current_table(&plan.game).elo(level));
+    let expected = expected_elo(&current_table(&plan.game), level);
     let guess = |a: usize| plan.anchors[a].elo.or(plan.anchors[a].expect);
     let mut rated: Vec<(f64, usize)> = all
         .iter()
@@ -412,6 +412,21 @@ fn pairing(plan: &Plan, level: f64) -> Vec<usize> {
     chosen.extend(all.iter().filter(|&&a| guess(a).is_none()));
     chosen.sort_unstable();
     chosen
+}
+
+/// The Elo a level is expected to play at, for pairing: the table's, and beyond its ends the
+/// line through its two outermost anchors on that side (the table itself clamps there, which
+/// would pair a rung above the table with the references of the table's top).
+fn expected_elo(table: &tetrarch::strength::EloTable, level: f64) -> f64 {
+    let a = table.anchors;
+    let line = |(e0, l0): (i32, f64), (e1, l1): (i32, f64)| {
+        f64::from(e0) + f64::from(e1 - e0) * (level - l0) / (l1 - l0).max(1e-9)
+    };
+    match (a.first(), a.last()) {
+        (Some(_), Some(&hi)) if a.len() >= 2 && level > hi.1 => line(a[a.len() - 2], hi),
+        (Some(&lo), Some(_)) if a.len() >= 2 && level < lo.1 => line(lo, a[1]),
+        _ => f64::from(table.elo(level)),
+    }
 }
 
 /// One journal line: level, anchor, wins, draws, losses and the match's command, tab-separated
@@ -934,6 +949,17 @@ mod tests {
         assert_eq!(p.anchors[0].elo, None, "expect= never states a rating");
         assert_eq!(pairing(&p, 6.0), vec![1, 2], "the far guess is skipped");
         assert!(parse(&args("-game go -anchor cmd=x elo=1 expect=abc")).is_err());
+    }
+
+    #[test]
+    fn pairing_extrapolates_beyond_the_table() {
+        let t = tetrarch::strength::EloTable {
+            anchors: &[(1000, 2.0), (1400, 6.0), (1800, 10.0)],
+            scale: "test",
+        };
+        assert_eq!(expected_elo(&t, 6.0), 1400.0);
+        assert_eq!(expected_elo(&t, 14.0), 2200.0);
+        assert_eq!(expected_elo(&t, 0.0), 800.0);
     }
 
     #[test]
