@@ -8,9 +8,16 @@
 //! result is a draw (a trainer reads them with the result's weight at zero). Game positions
 //! are quiet and sensible; the positions a search evaluates are not, and a network that never
 //! saw a king walk or a piece en prise will score them at random. The walks are a pure
-//! function of the seed and the record's index.
+//! function of the seed and the record's index. Worker threads take blocks of records and the
+//! blocks are written in order; a search label comes from an engine cleared (table and
+//! histories) at the start of each block, so the file is the same whatever the thread count.
 
+use std::collections::BTreeMap;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crossbeam::channel;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -22,7 +29,7 @@ use tetrarch::limits::Limits;
 use tetrarch::search::{Engine, Options};
 
 use crate::commands::Args;
-use crate::packed::{records, Record};
+use crate::packed::{records, Record, RECORD_BYTES};
 
 pub const HELP: &str = "\
 tetrarch-tune distill: random walks from each record's position, labelled with a static
@@ -36,6 +43,8 @@ evaluation (the hand-written one, or -eval-file's network; result: draw), as rec
   -seed N           (default 1)
   -depth D          label with a search of depth D instead (0: the static evaluation)
   -eval-file FILE   label with this chess network instead of the hand-written evaluation
+  -threads N        worker threads (default: every core); the output is the same for any N
+  -block N          records a worker takes at a time (default 4096)
 ";
 
 pub fn main(args: &[String]) -> Result<(), String> {
@@ -50,6 +59,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let plies: usize = a.get("plies", 6)?;
     let seed: u64 = a.get("seed", 1)?;
     let depth: u32 = a.get("depth", 0)?;
+    let block: usize = a.get("block", 4096)?.max(1);
+    let threads: usize = a
+        .get(
+            "threads",
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        )?
+        .max(1);
     let labeller = match a.str("eval-file") {
         None => ChessEvaluator::Hand(ChessEval::default()),
         Some(path) => {
@@ -61,21 +77,115 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let bytes = std::fs::read(&data).map_err(|e| format!("cannot read {data}: {e}"))?;
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot write {out}: {e}"))?;
     let mut w = std::io::BufWriter::new(file);
-    let mut static_eval = labeller.clone();
-    let mut engine = Engine::with_options(
-        Board::start(),
-        labeller,
-        Options {
-            threads: 1,
-            hash_mb: 16,
-            seed: Some(seed),
-            ..Options::default()
-        },
-    );
+    let total = bytes.len() / RECORD_BYTES;
+    let blocks = total.div_ceil(block);
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = channel::unbounded::<(usize, Result<Vec<u8>, String>)>();
+    let started = Instant::now();
     let mut written = 0usize;
-    for (i, r) in records(&bytes).enumerate() {
+    std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..threads {
+            let (tx, next, bytes, labeller) = (tx.clone(), &next, &bytes, labeller.clone());
+            scope.spawn(move || {
+                let mut labels = Labeller::new(labeller, depth, seed);
+                loop {
+                    let b = next.fetch_add(1, Ordering::Relaxed);
+                    if b >= blocks {
+                        break;
+                    }
+                    let first = b * block;
+                    let chunk =
+                        &bytes[first * RECORD_BYTES..((b + 1) * block).min(total) * RECORD_BYTES];
+                    let mut out = Vec::new();
+                    labels.new_block();
+                    let done = records(chunk)
+                        .enumerate()
+                        .try_for_each(|(k, r)| labels.walk(first + k, &r, walks, plies, &mut out));
+                    // A failed block stops the run: the workers still running see the
+                    // receiver gone and end at their next block.
+                    if tx.send((b, done.map(|()| out))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Write the blocks strictly in order, so the file is the same for any thread count.
+        let mut pending = BTreeMap::new();
+        let mut next_block = 0;
+        for (b, labelled) in rx.iter() {
+            pending.insert(b, labelled?);
+            while let Some(labelled) = pending.remove(&next_block) {
+                w.write_all(&labelled)
+                    .map_err(|e| format!("writing {out}: {e}"))?;
+                written += labelled.len() / RECORD_BYTES;
+                next_block += 1;
+                let secs = started.elapsed().as_secs_f64().max(1e-3);
+                let done = (next_block * block).min(total);
+                eprint!(
+                    "\rdistill: {done}/{total} records ({:.1}%), {written} positions, {:.0} positions/s   ",
+                    100.0 * done as f64 / total.max(1) as f64,
+                    written as f64 / secs
+                );
+            }
+        }
+        Ok(())
+    })?;
+    w.flush().map_err(|e| format!("writing {out}: {e}"))?;
+    eprintln!();
+    println!("distill: {written} positions written to {out}");
+    Ok(())
+}
+
+/// One worker's labelling evaluation: static, or a search of a fixed depth with it.
+struct Labeller {
+    static_eval: ChessEvaluator,
+    engine: Option<Engine<Board, ChessEvaluator>>,
+    depth: u32,
+    seed: u64,
+}
+
+impl Labeller {
+    fn new(eval: ChessEvaluator, depth: u32, seed: u64) -> Labeller {
+        let engine = (depth > 0).then(|| {
+            Engine::with_options(
+                Board::start(),
+                eval.clone(),
+                Options {
+                    threads: 1,
+                    hash_mb: 16,
+                    seed: Some(seed),
+                    ..Options::default()
+                },
+            )
+        });
+        Labeller {
+            static_eval: eval,
+            engine,
+            depth,
+            seed,
+        }
+    }
+
+    /// Forgets what earlier blocks' searches learned, so that a block's labels depend on the
+    /// block alone.
+    fn new_block(&mut self) {
+        if let Some(engine) = &mut self.engine {
+            engine.new_game();
+        }
+    }
+
+    /// The walks from record number `index`, appended to `out` as records.
+    fn walk(
+        &mut self,
+        index: usize,
+        r: &Record,
+        walks: usize,
+        plies: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
         let mut rng =
-            SmallRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            SmallRng::seed_from_u64(self.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let start = r.board()?;
         for _ in 0..walks {
             let mut b = start.clone();
@@ -88,22 +198,78 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 if b.in_check() {
                     continue;
                 }
-                let score = if depth == 0 {
-                    white_score(&b, static_eval.evaluate(&b))
-                } else {
-                    let found = tetrarch::selfplay::search(&mut engine, &b, Limits::depth(depth));
-                    if tetrarch::score::is_decisive(found.score) {
-                        continue;
+                let score = match &mut self.engine {
+                    None => white_score(&b, self.static_eval.evaluate(&b)),
+                    Some(engine) => {
+                        let found =
+                            tetrarch::selfplay::search(engine, &b, Limits::depth(self.depth));
+                        if tetrarch::score::is_decisive(found.score) {
+                            continue;
+                        }
+                        white_score(&b, found.score)
                     }
-                    tetrarch::games::chess::nnue::white_score(&b, found.score)
                 };
-                w.write_all(&Record::new(&b, score, 1).0)
-                    .map_err(|e| format!("writing {out}: {e}"))?;
-                written += 1;
+                out.extend_from_slice(&Record::new(&b, score, 1).0);
             }
         }
+        Ok(())
     }
-    w.flush().map_err(|e| format!("writing {out}: {e}"))?;
-    println!("distill: {written} positions written to {out}");
-    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_labels_do_not_depend_on_the_thread_count() {
+        let dir = std::env::temp_dir().join(format!("distill-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("games.bin");
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "8/5pk1/6p1/8/3R4/6P1/5PK1/2r5 b - - 0 40",
+            "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        ];
+        let mut bytes = Vec::new();
+        for fen in fens {
+            let b = Board::from_text(fen).unwrap();
+            bytes.extend_from_slice(&Record::new(&b, 0, 1).0);
+        }
+        std::fs::write(&data, &bytes).unwrap();
+        let run = |threads: usize, depth: u32| -> Vec<u8> {
+            let out = dir.join(format!("walks-{threads}-{depth}.bin"));
+            let args: Vec<String> = [
+                "-data",
+                data.to_str().unwrap(),
+                "-out",
+                out.to_str().unwrap(),
+                "-walks",
+                "3",
+                "-block",
+                "2",
+                "-threads",
+                &threads.to_string(),
+                "-depth",
+                &depth.to_string(),
+            ]
+            .map(String::from)
+            .to_vec();
+            main(&args).unwrap();
+            std::fs::read(out).unwrap()
+        };
+        let one = run(1, 3);
+        assert!(!one.is_empty());
+        assert_eq!(one, run(3, 3), "three threads write what one writes");
+        let statics = run(2, 0);
+        // The same walks, labelled otherwise: the positions agree where no search label was
+        // dropped (a mate found), and the scores differ somewhere.
+        assert_ne!(one, statics);
+        for r in records(&one) {
+            let b = r.board().unwrap();
+            assert!(!b.in_check(), "walk positions are never in check");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
