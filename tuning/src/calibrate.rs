@@ -72,7 +72,8 @@ Usage: tetrarch-tune calibrate -game chess|xiangqi|go|draughts [OPTIONS]
 Defaults:
   go        rungs 0,4,8,12 vs GNU Go 3.8 --level 10 (elo=1400, taken as 7 kyu), --level 5 and
             --level 1 (rated through the ladder), 9x9, komi 7
-  xiangqi   rungs 2,5,8,11 vs Fairy-Stockfish (UCI_Variant xiangqi) at 2000 nodes (elo=1500)
+  xiangqi   rungs 3,6,9,12 vs Fairy-Stockfish (UCI_Variant xiangqi) at 2000 nodes (elo=1500)
+            and at 500, 8000 and 25000 nodes (rated through the ladder)
   draughts  rungs 2,5,8,11 vs Scan 2.0 (../shared/tools/build-peers.sh) over its first Hub at
             depth 6 (elo=2000) and depths 2, 4 and 8 (rated through the ladder); give
             -openings file=tools/openings/draughts-100.epd
@@ -135,15 +136,12 @@ fn scan_dir() -> String {
     format!("{data}/tetrarch-peers/scan20")
 }
 
-fn words(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| s.to_string()).collect()
-}
-
 fn default_levels(game: &str) -> Vec<f64> {
     match game {
         "go" => vec![0.0, 4.0, 8.0, 12.0],
         "chess" => vec![2.0, 6.0, 10.0, 14.0, 19.0],
-        _ => vec![2.0, 5.0, 8.0, 11.0],
+        "xiangqi" => vec![3.0, 6.0, 9.0, 12.0],
+        _ => vec![2.0, 6.0, 10.0, 14.0, 18.0],
     }
 }
 
@@ -162,12 +160,27 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
     };
     match game {
         "go" => vec![gnugo(10, Some(1400.0)), gnugo(5, None), gnugo(1, None)],
-        "xiangqi" => vec![Anchor {
-            name: "fsf-2000n".into(),
-            elo: Some(1500.0),
-            expect: None,
-            words: words(&["cmd=fairy-stockfish", "proto=uci", "nodes=2000"]),
-        }],
+        // Fairy-Stockfish at four node counts a factor of about four apart, the one at 2000
+        // nodes stating the scale: every rung meets one of them near an even score.
+        // (The expected ratings, for -nearest, are the last calibration's fit.)
+        "xiangqi" => [
+            (500, 1214.0),
+            (2000, 1500.0),
+            (8000, 1892.0),
+            (25000, 2067.0),
+        ]
+        .iter()
+        .map(|&(n, fitted)| Anchor {
+            name: format!("fsf-{n}n"),
+            elo: (n == 2000).then_some(1500.0),
+            expect: (n != 2000).then_some(fitted),
+            words: vec![
+                "cmd=fairy-stockfish".into(),
+                "proto=uci".into(),
+                format!("nodes={n}"),
+            ],
+        })
+        .collect(),
         // Scan 2.0 at fixed depths over its first Hub: an outside reference that a fixed
         // depth keeps load-independent; depth 6 scored even with our full engine at 20000
         // nodes, which the provisional scale called 2000, so the scale carries on.
