@@ -74,9 +74,9 @@ Defaults:
             --level 1 (rated through the ladder), 9x9, komi 7
   xiangqi   rungs 3,6,9,12 vs Fairy-Stockfish (UCI_Variant xiangqi) at 2000 nodes (elo=1500)
             and at 500, 8000 and 25000 nodes (rated through the ladder)
-  draughts  rungs 2,5,8,11 vs Scan 2.0 (../shared/tools/build-peers.sh) over its first Hub at
-            depth 6 (elo=2000) and depths 2, 4 and 8 (rated through the ladder); give
-            -openings file=tools/openings/draughts-100.epd
+  draughts  rungs 2,6,10,14,18 vs Scan 2.0 (../shared/tools/build-peers.sh) over its first Hub
+            at depth 6 (elo=2000) and depths 1, 2, 4, 8, 10 and 12 (rated through the ladder);
+            give -openings file=tools/openings/draughts-100.epd, and -nearest 3
   chess     rungs 2,6,10,14,19 vs Stockfish UCI_Elo 1350, 1700, 2000, 2400, 2850 (timed:
             give -tc, e.g. -tc 10+0.1, and run it on an idle machine)
 ";
@@ -185,22 +185,32 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
         // depth keeps load-independent; depth 6 scored even with our full engine at 20000
         // nodes, which the provisional scale called 2000, so the scale carries on.
         "draughts" => {
+            // Depths 1 to 12 reach below the weakest rung and above the strongest; the
+            // expected ratings (for -nearest) are the last calibration's fit.
             let dir = scan_dir();
-            [2, 4, 6, 8]
-                .iter()
-                .map(|&d| Anchor {
-                    name: format!("scan-d{d}"),
-                    elo: (d == 6).then_some(2000.0),
-                    expect: None,
-                    words: vec![
-                        format!("cmd={dir}/scan"),
-                        "arg=hub".into(),
-                        format!("dir={dir}"),
-                        "proto=hub1".into(),
-                        format!("depth={d}"),
-                    ],
-                })
-                .collect()
+            [
+                (1, 1150.0),
+                (2, 1491.0),
+                (4, 1772.0),
+                (6, 2000.0),
+                (8, 2090.0),
+                (10, 2147.0),
+                (12, 2257.0),
+            ]
+            .iter()
+            .map(|&(d, fitted)| Anchor {
+                name: format!("scan-d{d}"),
+                elo: (d == 6).then_some(2000.0),
+                expect: (d != 6).then_some(fitted),
+                words: vec![
+                    format!("cmd={dir}/scan"),
+                    "arg=hub".into(),
+                    format!("dir={dir}"),
+                    "proto=hub1".into(),
+                    format!("depth={d}"),
+                ],
+            })
+            .collect()
         }
         _ => [1350, 1700, 2000, 2400, 2850]
             .iter()
