@@ -110,6 +110,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
             });
         }
         drop(tx);
+        // Owned here, so that an early return drops it and the workers stop at their next send.
+        let rx = rx;
         // Write the blocks strictly in order, so the file is the same for any thread count.
         let mut pending = BTreeMap::new();
         let mut next_block = 0;
