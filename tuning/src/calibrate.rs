@@ -445,11 +445,16 @@ fn expected_elo(table: &tetrarch::strength::EloTable, level: f64) -> f64 {
     let line = |(e0, l0): (i32, f64), (e1, l1): (i32, f64)| {
         f64::from(e0) + f64::from(e1 - e0) * (level - l0) / (l1 - l0).max(1e-9)
     };
-    match (a.first(), a.last()) {
-        (Some(_), Some(&hi)) if a.len() >= 2 && level > hi.1 => line(a[a.len() - 2], hi),
-        (Some(&lo), Some(_)) if a.len() >= 2 && level < lo.1 => line(lo, a[1]),
-        _ => f64::from(table.elo(level)),
+    if a.len() >= 2 {
+        let n = a.len();
+        if level > a[n - 1].1 {
+            return line(a[n - 2], a[n - 1]);
+        }
+        if level < a[0].1 {
+            return line(a[0], a[1]);
+        }
     }
+    f64::from(table.elo(level))
 }
 
 /// One journal line: level, anchor, wins, draws, losses and the match's command, tab-separated
@@ -636,44 +641,28 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 println!("{command}");
                 continue;
             }
-            if let Some(&wdl) = journaled.get(&command) {
-                eprintln!(
-                    "calibrate: level {level} vs {}: +{} ={} -{} (from the journal)",
-                    anchor.name, wdl.wins, wdl.draws, wdl.losses
-                );
-                played.push(Played {
-                    rung: r,
-                    anchor: a,
-                    wdl,
-                    command,
-                });
-                continue;
-            }
-            eprintln!("calibrate: level {level} vs {}: {command}", anchor.name);
-            let config = cli::parse(&w)?;
-            let mut report = Vec::new();
-            let summary = runner::run_match(&config, &mut report)?;
-            if summary.aborted {
-                return Err(format!(
-                    "the match of level {level} against {} failed:\n{}",
-                    anchor.name,
-                    String::from_utf8_lossy(&report)
-                ));
-            }
-            let wdl = summary.wdl;
-            eprintln!(
-                "calibrate: level {level} vs {}: +{} ={} -{}",
-                anchor.name, wdl.wins, wdl.draws, wdl.losses
-            );
-            if let Some(path) = &plan.journal {
-                let line = journal_line(level, &anchor.name, &wdl, &command);
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()))
-                    .map_err(|e| format!("cannot write the journal {path}: {e}"))?;
-            }
+            let wdl = match journaled.get(&command) {
+                Some(&wdl) => {
+                    eprintln!(
+                        "calibrate: level {level} vs {}: +{} ={} -{} (from the journal)",
+                        anchor.name, wdl.wins, wdl.draws, wdl.losses
+                    );
+                    wdl
+                }
+                None => {
+                    let wdl = play(&w, level, &anchor.name, &command)?;
+                    if let Some(path) = &plan.journal {
+                        let line = journal_line(level, &anchor.name, &wdl, &command);
+                        std::fs::OpenOptions::new()
+                            .create(true)
+                            .append(true)
+                            .open(path)
+                            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()))
+                            .map_err(|e| format!("cannot write the journal {path}: {e}"))?;
+                    }
+                    wdl
+                }
+            };
             played.push(Played {
                 rung: r,
                 anchor: a,
@@ -687,6 +676,27 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     print!("{}", render(&plan, &played));
     Ok(())
+}
+
+/// Plays one rung-against-anchor match (`words` for the match runner) and returns the rung's
+/// results.
+fn play(words: &[String], level: f64, anchor: &str, command: &str) -> Result<Wdl, String> {
+    eprintln!("calibrate: level {level} vs {anchor}: {command}");
+    let config = cli::parse(words)?;
+    let mut report = Vec::new();
+    let summary = runner::run_match(&config, &mut report)?;
+    if summary.aborted {
+        return Err(format!(
+            "the match of level {level} against {anchor} failed:\n{}",
+            String::from_utf8_lossy(&report)
+        ));
+    }
+    let wdl = summary.wdl;
+    eprintln!(
+        "calibrate: level {level} vs {anchor}: +{} ={} -{}",
+        wdl.wins, wdl.draws, wdl.losses
+    );
+    Ok(wdl)
 }
 
 /// A match's Elo difference with its 95% interval, in words where it has no finite value.
