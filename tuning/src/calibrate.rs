@@ -27,7 +27,9 @@
 //!
 //! Journal: with `-journal FILE` every finished match is appended to FILE (its level, anchor,
 //! score and exact command), and a later run with the same journal takes the matches whose
-//! command it already holds from there instead of playing them. An interrupted calibration
+//! command it already holds from there instead of playing them, and also counts those of a
+//! rung and anchor that `-nearest` would not pair now (a played match is evidence either
+//! way). An interrupted calibration
 //! goes on where it stopped, and a ladder is extended (new levels, new anchors) without
 //! replaying what it has; a match played with other settings has another command, so it is
 //! played anew.
@@ -633,10 +635,27 @@ pub fn main(args: &[String]) -> Result<(), String> {
     };
     let mut played: Vec<Played> = Vec::new();
     for (r, &level) in plan.levels.iter().enumerate() {
-        for a in pairing(&plan, level) {
-            let anchor = &plan.anchors[a];
+        let paired = pairing(&plan, level);
+        for (a, anchor) in plan.anchors.iter().enumerate() {
             let w = match_words(&plan, level, anchor);
             let command = format!("tetrarch-tune match {}", shell(&w));
+            if !paired.contains(&a) {
+                // Not worth playing now, but a match the journal already holds (played under
+                // another pairing) is evidence all the same.
+                if let (false, Some(&wdl)) = (plan.dry, journaled.get(&command)) {
+                    eprintln!(
+                        "calibrate: level {level} vs {}: +{} ={} -{} (from the journal, unpaired)",
+                        anchor.name, wdl.wins, wdl.draws, wdl.losses
+                    );
+                    played.push(Played {
+                        rung: r,
+                        anchor: a,
+                        wdl,
+                        command,
+                    });
+                }
+                continue;
+            }
             if plan.dry {
                 println!("{command}");
                 continue;

@@ -5,7 +5,10 @@
 //! (captures taken half the time when there are any) each give their positions, not in check,
 //! as new records whose score is the labelling evaluation (White's view: the hand-written one,
 //! or a network with `-eval-file`; static, or a search of `-depth` plies with it) and whose
-//! result is a draw (a trainer reads them with the result's weight at zero). Game positions
+//! result is a draw (a trainer reads them with the result's weight at zero). With `-quiet` a
+//! position where the side to move has a capture or promotion that wins material (by static
+//! exchange) is walked through but not written: a static label there misses the material
+//! about to change hands, which no static evaluation can see either. Game positions
 //! are quiet and sensible; the positions a search evaluates are not, and a network that never
 //! saw a king walk or a piece en prise will score them at random. The walks are a pure
 //! function of the seed and the record's index. Worker threads take blocks of records and the
@@ -42,6 +45,7 @@ evaluation (the hand-written one, or -eval-file's network; result: draw), as rec
   -plies N          longest walk (default 6)
   -seed N           (default 1)
   -depth D          label with a search of depth D instead (0: the static evaluation)
+  -quiet            write only positions without a winning capture or promotion (by SEE)
   -eval-file FILE   label with this chess network instead of the hand-written evaluation
   -threads N        worker threads (default: every core); the output is the same for any N
   -block N          records a worker takes at a time (default 4096)
@@ -52,7 +56,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         print!("{HELP}");
         return Ok(());
     }
-    let a = Args::parse(args, &[])?;
+    let a = Args::parse(args, &["quiet"])?;
     let data = a.str("data").ok_or("-data FILE is required")?;
     let out = a.str("out").ok_or("-out FILE is required")?;
     let walks: usize = a.get("walks", 4)?;
@@ -60,6 +64,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let seed: u64 = a.get("seed", 1)?;
     let depth: u32 = a.get("depth", 0)?;
     let block: usize = a.get("block", 4096)?.max(1);
+    let quiet = a.flag("quiet");
     let threads: usize = a
         .get(
             "threads",
@@ -87,7 +92,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         for _ in 0..threads {
             let (tx, next, bytes, labeller) = (tx.clone(), &next, &bytes, labeller.clone());
             scope.spawn(move || {
-                let mut labels = Labeller::new(labeller, depth, seed);
+                let mut labels = Labeller::new(labeller, depth, seed, quiet);
                 loop {
                     let b = next.fetch_add(1, Ordering::Relaxed);
                     if b >= blocks {
@@ -145,10 +150,12 @@ struct Labeller {
     engine: Option<Engine<Board, ChessEvaluator>>,
     depth: u32,
     seed: u64,
+    /// Write only positions without a winning noisy move.
+    quiet: bool,
 }
 
 impl Labeller {
-    fn new(eval: ChessEvaluator, depth: u32, seed: u64) -> Labeller {
+    fn new(eval: ChessEvaluator, depth: u32, seed: u64, quiet: bool) -> Labeller {
         let engine = (depth > 0).then(|| {
             Engine::with_options(
                 Board::start(),
@@ -166,6 +173,7 @@ impl Labeller {
             engine,
             depth,
             seed,
+            quiet,
         }
     }
 
@@ -197,7 +205,7 @@ impl Labeller {
                     break;
                 };
                 b.make(m);
-                if b.in_check() {
+                if b.in_check() || (self.quiet && wins_material_now(&b)) {
                     continue;
                 }
                 let score = match &mut self.engine {
@@ -216,6 +224,13 @@ impl Labeller {
         }
         Ok(())
     }
+}
+
+/// Whether the side to move has a capture or promotion that gains material by static exchange.
+fn wins_material_now(b: &Board) -> bool {
+    tetrarch::search::legal_moves(b)
+        .into_iter()
+        .any(|m| b.is_noisy(m) && b.see_ge(m, 1))
 }
 
 #[cfg(test)]
@@ -273,5 +288,32 @@ mod tests {
             assert!(!b.in_check(), "walk positions are never in check");
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn quiet_walks_leave_out_positions_with_a_winning_capture() {
+        let fens = [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+        ];
+        let walked = |quiet: bool| -> Vec<Board> {
+            let mut labels = Labeller::new(ChessEvaluator::Hand(ChessEval::default()), 0, 5, quiet);
+            let mut out = Vec::new();
+            for (i, fen) in fens.iter().enumerate() {
+                let r = Record::new(&Board::from_text(fen).unwrap(), 0, 1);
+                labels.walk(i, &r, 16, 6, &mut out).unwrap();
+            }
+            records(&out).map(|r| r.board().unwrap()).collect()
+        };
+        let all = walked(false);
+        let quiet = walked(true);
+        // Walks take captures half the time, so many of their positions have one to answer.
+        assert!(all.iter().any(wins_material_now));
+        assert!(!quiet.is_empty() && quiet.len() < all.len());
+        assert!(!quiet.iter().any(wins_material_now));
+        // The same walks: the quiet ones are those of the others without a winning capture.
+        let kept: Vec<_> = all.iter().filter(|b| !wins_material_now(b)).collect();
+        assert_eq!(kept.len(), quiet.len());
+        assert!(kept.iter().zip(&quiet).all(|(a, b)| a.key() == b.key()));
     }
 }
