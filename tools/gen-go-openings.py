@@ -5,6 +5,7 @@ the third to fifth lines (counted from the nearer edge, so on 9x9 the 5x5 centre
 opening per class of the board's 8 symmetries.
 
     python3 tools/gen-go-openings.py 9 > tools/openings/go-9x9.sgf
+    python3 tools/gen-go-openings.py 19 > tools/openings/go-19x19.sgf
 """
 import sys
 

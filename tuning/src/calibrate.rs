@@ -511,7 +511,11 @@ fn match_words(plan: &Plan, level: f64, anchor: &Anchor) -> Vec<String> {
         w.extend(["-timemargin".into(), ms.to_string()]);
     }
     if plan.game == "go" {
-        w.extend(["-maxmoves".into(), "200".into()]);
+        // Room for a whole game (the limit counts each side's moves, and a drawn-out game is
+        // a draw): 200 each up to 13x13, a point's worth each on bigger boards (a 19x19 game
+        // takes about 250-350 moves in all).
+        let moves = (plan.size * plan.size).max(200);
+        w.extend(["-maxmoves".into(), moves.to_string()]);
     } else {
         w.extend(["-maxmoves".into(), "300".into()]);
     }
