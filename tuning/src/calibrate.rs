@@ -32,7 +32,9 @@
 //! way). An interrupted calibration
 //! goes on where it stopped, and a ladder is extended (new levels, new anchors) without
 //! replaying what it has; a match played with other settings has another command, so it is
-//! played anew.
+//! played anew. `-rounds N` plays each pairing N times, round r > 1 with `-srand r` (another
+//! draw of openings, so other games), which is how a journaled ladder gains games where its
+//! intervals are still wide.
 //!
 //! Load independence: by default our rungs play at fixed effort (Go: a playout cap, the
 //! others: the node budget the level itself sets) and the default anchors do too (GNU Go at a
@@ -68,6 +70,9 @@ Usage: tetrarch-tune calibrate -game chess|xiangqi|go|draughts [OPTIONS]
                         expect=E (default: every anchor; an anchor with neither always plays)
   -journal FILE         append each finished match to FILE, and take the matches FILE
                         already holds (same command) from it instead of playing them again
+  -rounds N             N matches of -games per rung and anchor, round r > 1 drawing its
+                        openings with -srand r (default 1): with -journal, a ladder played
+                        before gains games where its intervals are wide
   -openings ARGS...     passed to the match runner's -openings
   -dry                  print the match commands only
 
@@ -116,6 +121,8 @@ struct Plan {
     openings: Vec<String>,
     nearest: Option<usize>,
     journal: Option<String>,
+    /// Matches per rung and anchor, each from its own draw of openings.
+    rounds: usize,
     dry: bool,
 }
 
@@ -277,6 +284,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
         concurrency: 1,
         openings: Vec::new(),
         nearest: None,
+        rounds: 1,
         journal: None,
         dry: false,
     };
@@ -384,6 +392,13 @@ fn parse(args: &[String]) -> Result<Plan, String> {
                 )
             }
             "-journal" => plan.journal = Some(value(&mut i, &opt)?),
+            "-rounds" => {
+                plan.rounds = value(&mut i, &opt)?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("-rounds takes a positive whole number")?
+            }
             "-dry" => plan.dry = true,
             _ => return Err(format!("unknown option '{opt}' (see -help)")),
         }
@@ -486,7 +501,7 @@ fn read_journal(text: &str) -> std::collections::HashMap<String, Wdl> {
 }
 
 /// The match-runner words of one rung-against-anchor match.
-fn match_words(plan: &Plan, level: f64, anchor: &Anchor) -> Vec<String> {
+fn match_words(plan: &Plan, level: f64, anchor: &Anchor, round: usize) -> Vec<String> {
     let mut w = vec!["-game".to_string(), plan.game.clone()];
     if plan.game == "go" {
         w.push(format!("size={}", plan.size));
@@ -522,6 +537,11 @@ fn match_words(plan: &Plan, level: f64, anchor: &Anchor) -> Vec<String> {
     if !plan.openings.is_empty() {
         w.push("-openings".into());
         w.extend(plan.openings.iter().cloned());
+    }
+    if round > 1 {
+        // Another draw of openings (and so other games); round 1 keeps the runner's default
+        // seed and its words, so the matches a journal holds from before rounds still count.
+        w.extend(["-srand".into(), round.to_string()]);
     }
     w
 }
@@ -641,57 +661,62 @@ pub fn main(args: &[String]) -> Result<(), String> {
     for (r, &level) in plan.levels.iter().enumerate() {
         let paired = pairing(&plan, level);
         for (a, anchor) in plan.anchors.iter().enumerate() {
-            let w = match_words(&plan, level, anchor);
-            let command = format!("tetrarch-tune match {}", shell(&w));
-            if !paired.contains(&a) {
-                // Not worth playing now, but a match the journal already holds (played under
-                // another pairing) is evidence all the same.
-                if let (false, Some(&wdl)) = (plan.dry, journaled.get(&command)) {
-                    eprintln!(
-                        "calibrate: level {level} vs {}: +{} ={} -{} (from the journal, unpaired)",
-                        anchor.name, wdl.wins, wdl.draws, wdl.losses
-                    );
-                    played.push(Played {
-                        rung: r,
-                        anchor: a,
-                        wdl,
-                        command,
-                    });
-                }
-                continue;
-            }
-            if plan.dry {
-                println!("{command}");
-                continue;
-            }
-            let wdl = match journaled.get(&command) {
-                Some(&wdl) => {
-                    eprintln!(
-                        "calibrate: level {level} vs {}: +{} ={} -{} (from the journal)",
-                        anchor.name, wdl.wins, wdl.draws, wdl.losses
-                    );
-                    wdl
-                }
-                None => {
-                    let wdl = play(&w, level, &anchor.name, &command)?;
-                    if let Some(path) = &plan.journal {
-                        let line = journal_line(level, &anchor.name, &wdl, &command);
-                        std::fs::OpenOptions::new()
-                            .create(true)
-                            .append(true)
-                            .open(path)
-                            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()))
-                            .map_err(|e| format!("cannot write the journal {path}: {e}"))?;
+            for round in 1..=plan.rounds {
+                let w = match_words(&plan, level, anchor, round);
+                let command = format!("tetrarch-tune match {}", shell(&w));
+                let known = journaled.get(&command).copied();
+                if !paired.contains(&a) {
+                    // Not worth playing now, but a match the journal already holds (played
+                    // under another pairing) is evidence all the same.
+                    if let (false, Some(wdl)) = (plan.dry, known) {
+                        eprintln!(
+                            "calibrate: level {level} vs {}: +{} ={} -{} (from the journal, unpaired)",
+                            anchor.name, wdl.wins, wdl.draws, wdl.losses
+                        );
+                        played.push(Played {
+                            rung: r,
+                            anchor: a,
+                            wdl,
+                            command,
+                        });
                     }
-                    wdl
+                    continue;
                 }
-            };
-            played.push(Played {
-                rung: r,
-                anchor: a,
-                wdl,
-                command,
-            });
+                if plan.dry {
+                    println!("{command}");
+                    continue;
+                }
+                let wdl = match known {
+                    Some(wdl) => {
+                        eprintln!(
+                            "calibrate: level {level} vs {}: +{} ={} -{} (from the journal)",
+                            anchor.name, wdl.wins, wdl.draws, wdl.losses
+                        );
+                        wdl
+                    }
+                    None => {
+                        let wdl = play(&w, level, &anchor.name, &command)?;
+                        if let Some(path) = &plan.journal {
+                            let line = journal_line(level, &anchor.name, &wdl, &command);
+                            std::fs::OpenOptions::new()
+                                .create(true)
+                                .append(true)
+                                .open(path)
+                                .and_then(|mut f| {
+                                    std::io::Write::write_all(&mut f, line.as_bytes())
+                                })
+                                .map_err(|e| format!("cannot write the journal {path}: {e}"))?;
+                        }
+                        wdl
+                    }
+                };
+                played.push(Played {
+                    rung: r,
+                    anchor: a,
+                    wdl,
+                    command,
+                });
+            }
         }
     }
     if plan.dry {
@@ -938,20 +963,30 @@ mod tests {
         let p = parse(&args("-game go -engine /x/tetrarch -games 4")).unwrap();
         assert_eq!(p.anchors.len(), 3);
         assert_eq!(p.anchors[0].elo, Some(1400.0));
-        let w = match_words(&p, 4.0, &p.anchors[0]);
+        let w = match_words(&p, 4.0, &p.anchors[0], 1);
         let c = cli::parse(&w).expect("the runner accepts the words");
         assert_eq!(c.games, 4);
         assert!(w.contains(&"arg=--level".to_string()));
+        assert!(w.windows(2).any(|x| x[0] == "-maxmoves" && x[1] == "200"));
+        // A second round draws other openings; the first keeps the runner's default seed.
+        assert!(!w.contains(&"-srand".to_string()));
+        let w2 = cli::parse(&match_words(&p, 4.0, &p.anchors[0], 2)).unwrap();
+        assert_eq!((c.seed, w2.seed), (1, 2));
+        let big = parse(&args("-game go -size 19 -rounds 3")).unwrap();
+        assert_eq!(big.rounds, 3);
+        let w = match_words(&big, 4.0, &big.anchors[0], 1);
+        assert!(w.windows(2).any(|x| x[0] == "-maxmoves" && x[1] == "361"));
+        assert!(parse(&args("-game go -rounds 0")).is_err());
         let p = parse(&args(
             "-game xiangqi -levels 1,3 -anchor cmd=fsf elo=1500 nodes=500",
         ))
         .unwrap();
         assert_eq!(p.levels, vec![1.0, 3.0]);
         assert_eq!(p.anchors[0].elo, Some(1500.0));
-        cli::parse(&match_words(&p, 3.0, &p.anchors[0])).expect("xiangqi words");
+        cli::parse(&match_words(&p, 3.0, &p.anchors[0], 1)).expect("xiangqi words");
         let p = parse(&args("-game chess -tc 10+0.1 -timemargin 100")).unwrap();
         assert_eq!(p.anchors.len(), 5);
-        let w = match_words(&p, 6.0, &p.anchors[0]);
+        let w = match_words(&p, 6.0, &p.anchors[0], 1);
         cli::parse(&w).expect("chess words");
         assert!(w.windows(2).any(|x| x[0] == "-timemargin" && x[1] == "100"));
         assert!(parse(&args("-game shogi")).is_err());
