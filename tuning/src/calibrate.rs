@@ -79,8 +79,9 @@ Usage: tetrarch-tune calibrate -game chess|xiangqi|go|draughts [OPTIONS]
 Defaults:
   go        rungs 0,4,8,12 vs GNU Go 3.8 --level 10 (elo=1400, taken as 7 kyu), --level 5 and
             --level 1 (rated through the ladder), 9x9, komi 7
-  xiangqi   rungs 3,6,9,12 vs Fairy-Stockfish (UCI_Variant xiangqi) at 2000 nodes (elo=1500)
-            and at 500, 8000 and 25000 nodes (rated through the ladder)
+  xiangqi   rungs 3,5,6,7,8,9,11,12 vs Fairy-Stockfish (UCI_Variant xiangqi) at 2000 nodes
+            (elo=1500) and at 500, 1000, 8000, 25000 and 50000 nodes (rated through the
+            ladder); give -nearest 3
   draughts  rungs 2,6,10,14,18 vs Scan 2.0 (../shared/tools/build-peers.sh) over its first Hub
             at depth 6 (elo=2000) and depths 1, 2, 4, 8, 10 and 12 (rated through the ladder);
             give -openings file=tools/openings/draughts-100.epd, and -nearest 3
@@ -149,7 +150,7 @@ fn default_levels(game: &str) -> Vec<f64> {
     match game {
         "go" => vec![0.0, 4.0, 8.0, 12.0],
         "chess" => vec![2.0, 6.0, 10.0, 14.0, 19.0],
-        "xiangqi" => vec![3.0, 6.0, 9.0, 12.0],
+        "xiangqi" => vec![3.0, 5.0, 6.0, 7.0, 8.0, 9.0, 11.0, 12.0],
         _ => vec![2.0, 6.0, 10.0, 14.0, 18.0],
     }
 }
@@ -169,14 +170,16 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
     };
     match game {
         "go" => vec![gnugo(10, Some(1400.0)), gnugo(5, None), gnugo(1, None)],
-        // Fairy-Stockfish at four node counts a factor of about four apart, the one at 2000
+        // Fairy-Stockfish at six node counts a factor of two to four apart, the one at 2000
         // nodes stating the scale: every rung meets one of them near an even score.
         // (The expected ratings, for -nearest, are the last calibration's fit.)
         "xiangqi" => [
-            (500, 1214.0),
+            (500, 1200.0),
+            (1000, 1327.0),
             (2000, 1500.0),
-            (8000, 1892.0),
-            (25000, 2067.0),
+            (8000, 1883.0),
+            (25000, 2075.0),
+            (50000, 2251.0),
         ]
         .iter()
         .map(|&(n, fitted)| Anchor {
