@@ -298,6 +298,13 @@ fn parse(args: &[String]) -> Result<Plan, String> {
             .cloned()
             .ok_or_else(|| format!("{opt} needs a value"))
     };
+    let positive = |i: &mut usize, opt: &str| -> Result<usize, String> {
+        value(i, opt)?
+            .parse()
+            .ok()
+            .filter(|&n: &usize| n > 0)
+            .ok_or_else(|| format!("{opt} takes a positive whole number"))
+    };
     let is_option = |w: &str| w.starts_with('-') && !w.contains('=');
     while i < args.len() {
         let opt = args[i].clone();
@@ -352,13 +359,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
                 }
                 anchors.push(a);
             }
-            "-games" => {
-                plan.games = value(&mut i, &opt)?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("-games takes a positive whole number")?
-            }
+            "-games" => plan.games = positive(&mut i, &opt)?,
             "-tc" => plan.tc = Some(value(&mut i, &opt)?),
             "-timemargin" => {
                 plan.timemargin = Some(
@@ -372,36 +373,16 @@ fn parse(args: &[String]) -> Result<Plan, String> {
                     .parse()
                     .map_err(|_| "-size takes a whole number")?
             }
-            "-concurrency" => {
-                plan.concurrency = value(&mut i, &opt)?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("-concurrency takes a positive whole number")?
-            }
+            "-concurrency" => plan.concurrency = positive(&mut i, &opt)?,
             "-openings" => {
                 while i < args.len() && !is_option(&args[i]) {
                     plan.openings.push(args[i].clone());
                     i += 1;
                 }
             }
-            "-nearest" => {
-                plan.nearest = Some(
-                    value(&mut i, &opt)?
-                        .parse()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or("-nearest takes a positive whole number")?,
-                )
-            }
+            "-nearest" => plan.nearest = Some(positive(&mut i, &opt)?),
             "-journal" => plan.journal = Some(value(&mut i, &opt)?),
-            "-rounds" => {
-                plan.rounds = value(&mut i, &opt)?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("-rounds takes a positive whole number")?
-            }
+            "-rounds" => plan.rounds = positive(&mut i, &opt)?,
             "-dry" => plan.dry = true,
             _ => return Err(format!("unknown option '{opt}' (see -help)")),
         }
