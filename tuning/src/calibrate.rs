@@ -28,8 +28,8 @@
 //! Journal: with `-journal FILE` every finished match is appended to FILE (its level, anchor,
 //! score and exact command), and a later run with the same journal takes the matches whose
 //! command it already holds from there instead of playing them, and also counts those of a
-//! rung and anchor that `-nearest` would not pair now (a played match is evidence either
-//! way). An interrupted calibration
+//! rung and anchor that `-nearest` would not pair now, or of rounds past `-rounds` (a played
+//! match is evidence either way). An interrupted calibration
 //! goes on where it stopped, and a ladder is extended (new levels, new anchors) without
 //! replaying what it has; a match played with other settings has another command, so it is
 //! played anew. `-rounds N` plays each pairing N times, round r > 1 with `-srand r` (another
@@ -82,9 +82,10 @@ Defaults:
   xiangqi   rungs 3,5,6,7,8,9,11,12 vs Fairy-Stockfish (UCI_Variant xiangqi) at 2000 nodes
             (elo=1500) and at 500, 1000, 8000, 25000 and 50000 nodes (rated through the
             ladder); give -nearest 3
-  draughts  rungs 2,6,10,14,18 vs Scan 2.0 (../shared/tools/build-peers.sh) over its first Hub
-            at depth 6 (elo=2000) and depths 1, 2, 4, 8, 10 and 12 (rated through the ladder);
-            give -openings file=tools/openings/draughts-100.epd, and -nearest 3
+  draughts  rungs 2,4,6,7,8,10,12,14,16,18 vs Scan 2.0 (../shared/tools/build-peers.sh) over
+            its first Hub at depth 6 (elo=2000) and depths 1, 2, 4, 8, 10, 12 and 14, and our
+            full engine at 100 nodes (rated through the ladder); give
+            -openings file=tools/openings/draughts-100.epd, and -nearest 4
   chess     rungs 2,6,10,14,19 vs Stockfish UCI_Elo 1350, 1700, 2000, 2400, 2850 (timed:
             give -tc, e.g. -tc 10+0.1, and run it on an idle machine)
 ";
@@ -151,11 +152,13 @@ fn default_levels(game: &str) -> Vec<f64> {
         "go" => vec![0.0, 4.0, 8.0, 12.0],
         "chess" => vec![2.0, 6.0, 10.0, 14.0, 19.0],
         "xiangqi" => vec![3.0, 5.0, 6.0, 7.0, 8.0, 9.0, 11.0, 12.0],
-        _ => vec![2.0, 6.0, 10.0, 14.0, 18.0],
+        _ => vec![2.0, 4.0, 6.0, 7.0, 8.0, 10.0, 12.0, 14.0, 16.0, 18.0],
     }
 }
 
-fn default_anchors(game: &str) -> Vec<Anchor> {
+/// The references of a game's default ladder; `engine` is our engine (draughts uses it at a
+/// fixed node count as the bottom reference).
+fn default_anchors(game: &str, engine: &str) -> Vec<Anchor> {
     let gnugo = |level: u32, elo: Option<f64>| Anchor {
         name: format!("gnugo-{level}"),
         elo,
@@ -197,17 +200,30 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
         // depth keeps load-independent; depth 6 scored even with our full engine at 20000
         // nodes, which the provisional scale called 2000, so the scale carries on.
         "draughts" => {
-            // Depths 1 to 12 reach below the weakest rung and above the strongest; the
+            // Depths 1 to 14 reach above the strongest rung; the weakest rungs lose to depth
+            // 1 as well, so our full engine at 100 nodes a move is the bottom reference. The
             // expected ratings (for -nearest) are the last calibration's fit.
             let dir = scan_dir();
-            [
-                (1, 1150.0),
+            let bottom = Anchor {
+                name: "full-100n".into(),
+                elo: None,
+                expect: Some(876.0),
+                words: vec![
+                    format!("cmd={engine}"),
+                    "arg=hub".into(),
+                    "proto=hub".into(),
+                    "nodes=100".into(),
+                ],
+            };
+            let scan = [
+                (1, 1186.0),
                 (2, 1491.0),
-                (4, 1772.0),
+                (4, 1818.0),
                 (6, 2000.0),
-                (8, 2090.0),
-                (10, 2147.0),
-                (12, 2257.0),
+                (8, 2123.0),
+                (10, 2168.0),
+                (12, 2291.0),
+                (14, 2382.0),
             ]
             .iter()
             .map(|&(d, fitted)| Anchor {
@@ -221,8 +237,8 @@ fn default_anchors(game: &str) -> Vec<Anchor> {
                     "proto=hub1".into(),
                     format!("depth={d}"),
                 ],
-            })
-            .collect()
+            });
+            std::iter::once(bottom).chain(scan).collect()
         }
         _ => [1350, 1700, 2000, 2400, 2850]
             .iter()
@@ -394,7 +410,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
     plan.engine = engine.unwrap_or_else(default_engine);
     plan.levels = levels.unwrap_or_else(|| default_levels(&game));
     plan.anchors = if anchors.is_empty() {
-        default_anchors(&game)
+        default_anchors(&game, &plan.engine)
     } else {
         anchors
     };
@@ -641,58 +657,73 @@ pub fn main(args: &[String]) -> Result<(), String> {
         },
         None => Default::default(),
     };
-    let mut played: Vec<Played> = Vec::new();
+    if plan.dry {
+        for (_, _, command) in schedule(&plan) {
+            println!("{command}");
+        }
+        return Ok(());
+    }
+    let played = gather(&plan, &journaled, |level, anchor, words, command| {
+        let wdl = play(words, level, &anchor.name, command)?;
+        if let Some(path) = &plan.journal {
+            let line = journal_line(level, &anchor.name, &wdl, command);
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()))
+                .map_err(|e| format!("cannot write the journal {path}: {e}"))?;
+        }
+        Ok(wdl)
+    })?;
+    print!("{}", render(&plan, &played));
+    Ok(())
+}
+
+/// The matches to play now, in order: (rung index, anchor index, command), each pairing's
+/// rounds `1..=plan.rounds`.
+fn schedule(plan: &Plan) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
     for (r, &level) in plan.levels.iter().enumerate() {
-        let paired = pairing(&plan, level);
-        for (a, anchor) in plan.anchors.iter().enumerate() {
+        for a in pairing(plan, level) {
             for round in 1..=plan.rounds {
-                let w = match_words(&plan, level, anchor, round);
+                let w = match_words(plan, level, &plan.anchors[a], round);
+                out.push((r, a, format!("tetrarch-tune match {}", shell(&w))));
+            }
+        }
+    }
+    out
+}
+
+/// Every result of the plan: the scheduled matches, from the journal where it holds them and
+/// played (by `play`: level, anchor, match words, command) where not, and besides them every
+/// match the journal holds for a rung and anchor of the plan that is not scheduled now (one
+/// `-nearest` would not pair, or a round past `-rounds`): a played match is evidence either way.
+fn gather(
+    plan: &Plan,
+    journaled: &std::collections::HashMap<String, Wdl>,
+    mut play: impl FnMut(f64, &Anchor, &[String], &str) -> Result<Wdl, String>,
+) -> Result<Vec<Played>, String> {
+    let mut played = Vec::new();
+    for (r, &level) in plan.levels.iter().enumerate() {
+        let paired = pairing(plan, level);
+        for (a, anchor) in plan.anchors.iter().enumerate() {
+            for round in 1.. {
+                let w = match_words(plan, level, anchor, round);
                 let command = format!("tetrarch-tune match {}", shell(&w));
                 let known = journaled.get(&command).copied();
-                if !paired.contains(&a) {
-                    // Not worth playing now, but a match the journal already holds (played
-                    // under another pairing) is evidence all the same.
-                    if let (false, Some(wdl)) = (plan.dry, known) {
-                        eprintln!(
-                            "calibrate: level {level} vs {}: +{} ={} -{} (from the journal, unpaired)",
-                            anchor.name, wdl.wins, wdl.draws, wdl.losses
-                        );
-                        played.push(Played {
-                            rung: r,
-                            anchor: a,
-                            wdl,
-                            command,
-                        });
-                    }
-                    continue;
-                }
-                if plan.dry {
-                    println!("{command}");
-                    continue;
-                }
-                let wdl = match known {
-                    Some(wdl) => {
+                let scheduled = paired.contains(&a) && round <= plan.rounds;
+                let wdl = match (known, scheduled) {
+                    (Some(wdl), _) => {
                         eprintln!(
                             "calibrate: level {level} vs {}: +{} ={} -{} (from the journal)",
                             anchor.name, wdl.wins, wdl.draws, wdl.losses
                         );
                         wdl
                     }
-                    None => {
-                        let wdl = play(&w, level, &anchor.name, &command)?;
-                        if let Some(path) = &plan.journal {
-                            let line = journal_line(level, &anchor.name, &wdl, &command);
-                            std::fs::OpenOptions::new()
-                                .create(true)
-                                .append(true)
-                                .open(path)
-                                .and_then(|mut f| {
-                                    std::io::Write::write_all(&mut f, line.as_bytes())
-                                })
-                                .map_err(|e| format!("cannot write the journal {path}: {e}"))?;
-                        }
-                        wdl
-                    }
+                    (None, true) => play(level, anchor, &w, &command)?,
+                    (None, false) if round > plan.rounds => break,
+                    (None, false) => continue,
                 };
                 played.push(Played {
                     rung: r,
@@ -703,11 +734,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    if plan.dry {
-        return Ok(());
-    }
-    print!("{}", render(&plan, &played));
-    Ok(())
+    Ok(played)
 }
 
 /// Plays one rung-against-anchor match (`words` for the match runner) and returns the rung's
@@ -1035,6 +1062,49 @@ mod tests {
         assert_eq!(expected_elo(&t, 6.0), 1400.0);
         assert_eq!(expected_elo(&t, 14.0), 2200.0);
         assert_eq!(expected_elo(&t, 0.0), 800.0);
+    }
+
+    #[test]
+    fn journaled_matches_count_and_only_the_missing_are_played() {
+        let p = parse(&args(
+            "-game xiangqi -levels 3 -nearest 1 -rounds 2 \
+             -anchor name=a elo=1150 cmd=x nodes=1 -anchor name=b elo=2500 cmd=x nodes=2",
+        ))
+        .unwrap();
+        let command = |a: usize, round: usize| {
+            format!(
+                "tetrarch-tune match {}",
+                shell(&match_words(&p, 3.0, &p.anchors[a], round))
+            )
+        };
+        let sched: Vec<String> = schedule(&p).into_iter().map(|(_, _, c)| c).collect();
+        assert_eq!(
+            sched,
+            vec![command(0, 1), command(0, 2)],
+            "the nearest anchor, two rounds"
+        );
+        // The journal holds a's first round, b's first (b is not paired now) and a's third
+        // (past -rounds): all three count, and only a's second round is played.
+        let mut journal = std::collections::HashMap::new();
+        journal.insert(command(0, 1), Wdl::new(1, 0, 1));
+        journal.insert(command(1, 1), Wdl::new(0, 0, 2));
+        journal.insert(command(0, 3), Wdl::new(2, 0, 0));
+        let mut calls = Vec::new();
+        let got = gather(&p, &journal, |level, anchor, _, c| {
+            calls.push((level, anchor.name.clone(), c.to_string()));
+            Ok(Wdl::new(0, 2, 0))
+        })
+        .unwrap();
+        assert_eq!(calls, vec![(3.0, "a".to_string(), command(0, 2))]);
+        let mut seen: Vec<(usize, u64, u64, u64)> = got
+            .iter()
+            .map(|x| (x.anchor, x.wdl.wins, x.wdl.draws, x.wdl.losses))
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(
+            seen,
+            vec![(0, 0, 2, 0), (0, 1, 0, 1), (0, 2, 0, 0), (1, 0, 0, 2)]
+        );
     }
 
     #[test]
