@@ -29,10 +29,9 @@
 //! score and exact command), and a later run with the same journal takes the matches whose
 //! command it already holds from there instead of playing them, and also counts those of a
 //! rung and anchor that `-nearest` would not pair now, or of rounds past `-rounds` (a played
-//! match is evidence either way). An interrupted calibration
-//! goes on where it stopped, and a ladder is extended (new levels, new anchors) without
-//! replaying what it has; a match played with other settings has another command, so it is
-//! played anew. `-rounds N` plays each pairing N times, round r > 1 with `-srand r` (another
+//! match is evidence either way). An interrupted calibration goes on where it stopped, and a
+//! ladder is extended (new levels, new anchors) without replaying what it has; a match played
+//! with other settings has another command, so it is played anew. `-rounds N` plays each pairing N times, round r > 1 with `-srand r` (another
 //! draw of openings, so other games), which is how a journaled ladder gains games where its
 //! intervals are still wide.
 //!
