@@ -31,9 +31,9 @@
 //! rung and anchor that `-nearest` would not pair now, or of rounds past `-rounds` (a played
 //! match is evidence either way). An interrupted calibration goes on where it stopped, and a
 //! ladder is extended (new levels, new anchors) without replaying what it has; a match played
-//! with other settings has another command, so it is played anew. `-rounds N` plays each pairing N times, round r > 1 with `-srand r` (another
-//! draw of openings, so other games), which is how a journaled ladder gains games where its
-//! intervals are still wide.
+//! with other settings has another command, so it is played anew. `-rounds N` plays each
+//! pairing N times, round r > 1 with `-srand r` (another draw of openings, so other games),
+//! which is how a journaled ladder gains games where its intervals are still wide.
 //!
 //! Load independence: by default our rungs play at fixed effort (Go: a playout cap, the
 //! others: the node budget the level itself sets) and the default anchors do too (GNU Go at a
@@ -657,9 +657,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         None => Default::default(),
     };
     if plan.dry {
-        for (_, _, command) in schedule(&plan) {
+        // Every scheduled match, as if the journal were empty; nothing is played.
+        gather(&plan, &Default::default(), |_, _, _, command| {
             println!("{command}");
-        }
+            Ok(Wdl::new(0, 0, 0))
+        })?;
         return Ok(());
     }
     let played = gather(&plan, &journaled, |level, anchor, words, command| {
@@ -677,21 +679,6 @@ pub fn main(args: &[String]) -> Result<(), String> {
     })?;
     print!("{}", render(&plan, &played));
     Ok(())
-}
-
-/// The matches to play now, in order: (rung index, anchor index, command), each pairing's
-/// rounds `1..=plan.rounds`.
-fn schedule(plan: &Plan) -> Vec<(usize, usize, String)> {
-    let mut out = Vec::new();
-    for (r, &level) in plan.levels.iter().enumerate() {
-        for a in pairing(plan, level) {
-            for round in 1..=plan.rounds {
-                let w = match_words(plan, level, &plan.anchors[a], round);
-                out.push((r, a, format!("tetrarch-tune match {}", shell(&w))));
-            }
-        }
-    }
-    out
 }
 
 /// Every result of the plan: the scheduled matches, from the journal where it holds them and
@@ -1076,7 +1063,12 @@ mod tests {
                 shell(&match_words(&p, 3.0, &p.anchors[a], round))
             )
         };
-        let sched: Vec<String> = schedule(&p).into_iter().map(|(_, _, c)| c).collect();
+        let mut sched = Vec::new();
+        gather(&p, &Default::default(), |_, _, _, c| {
+            sched.push(c.to_string());
+            Ok(Wdl::new(0, 0, 0))
+        })
+        .unwrap();
         assert_eq!(
             sched,
             vec![command(0, 1), command(0, 2)],
