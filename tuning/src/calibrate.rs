@@ -33,7 +33,9 @@
 //! ladder is extended (new levels, new anchors) without replaying what it has; a match played
 //! with other settings has another command, so it is played anew. `-rounds N` plays each
 //! pairing N times, round r > 1 with `-srand r` (another draw of openings, so other games),
-//! which is how a journaled ladder gains games where its intervals are still wide.
+//! which is how a journaled ladder gains games where its intervals are still wide. `-fit`
+//! plays nothing and fits what the journal holds, so a ladder can be played in parts (one
+//! command per set of rungs and anchors) and fitted as a whole.
 //!
 //! Load independence: by default our rungs play at fixed effort (Go: a playout cap, the
 //! others: the node budget the level itself sets) and the default anchors do too (GNU Go at a
@@ -73,6 +75,8 @@ Usage: tetrarch-tune calibrate -game chess|xiangqi|go|draughts [OPTIONS]
                         openings with -srand r (default 1): with -journal, a ladder played
                         before gains games where its intervals are wide
   -openings ARGS...     passed to the match runner's -openings
+  -fit                  play nothing: fit the matches the journal holds for these rungs and
+                        anchors (a ladder played in parts, one command per part)
   -dry                  print the match commands only
 
 Defaults:
@@ -290,6 +294,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
     let mut engine = None;
     let mut levels = None;
     let mut anchors: Vec<Anchor> = Vec::new();
+    let mut fit = false;
     let mut plan = Plan {
         game: String::new(),
         engine: String::new(),
@@ -398,6 +403,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
             "-nearest" => plan.nearest = Some(positive(&mut i, &opt)?),
             "-journal" => plan.journal = Some(value(&mut i, &opt)?),
             "-rounds" => plan.rounds = positive(&mut i, &opt)?,
+            "-fit" => fit = true,
             "-dry" => plan.dry = true,
             _ => return Err(format!("unknown option '{opt}' (see -help)")),
         }
@@ -420,6 +426,10 @@ fn parse(args: &[String]) -> Result<Plan, String> {
     }
     if plan.anchors.iter().all(|a| a.elo.is_none()) {
         return Err("at least one -anchor needs elo=E: it defines the scale".into());
+    }
+    if fit {
+        // No round is scheduled, so only what the journal holds is gathered.
+        plan.rounds = 0;
     }
     plan.game = game;
     Ok(plan)
@@ -521,6 +531,11 @@ fn match_words(plan: &Plan, level: f64, anchor: &Anchor, round: usize) -> Vec<St
         plan.tc.clone().unwrap_or_else(|| "inf".into()),
     ]);
     w.extend(["-ratinginterval".into(), "0".into()]);
+    if plan.game == "go" {
+        // GNU Go 3.8 now and then crashes or stops answering in a long 19x19 game: the game
+        // goes to the other side, as in any match, and the match goes on with a new process.
+        w.push("-recover".into());
+    }
     if let Some(ms) = plan.timemargin {
         w.extend(["-timemargin".into(), ms.to_string()]);
     }
@@ -681,6 +696,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// How many rounds past `-rounds` a journal is searched for.
+const JOURNALED_ROUNDS_BEYOND: usize = 16;
+
 /// Every result of the plan: the scheduled matches, from the journal where it holds them and
 /// played (by `play`: level, anchor, match words, command) where not, and besides them every
 /// match the journal holds for a rung and anchor of the plan that is not scheduled now (one
@@ -694,7 +712,9 @@ fn gather(
     for (r, &level) in plan.levels.iter().enumerate() {
         let paired = pairing(plan, level);
         for (a, anchor) in plan.anchors.iter().enumerate() {
-            for round in 1.. {
+            // Rounds past -rounds count when the journal holds them (up to a bound, as a
+            // journal cannot say how many rounds it has without building each command).
+            for round in 1..=plan.rounds + JOURNALED_ROUNDS_BEYOND {
                 let w = match_words(plan, level, anchor, round);
                 let command = format!("tetrarch-tune match {}", shell(&w));
                 let known = journaled.get(&command).copied();
@@ -708,7 +728,6 @@ fn gather(
                         wdl
                     }
                     (None, true) => play(level, anchor, &w, &command)?,
-                    (None, false) if round > plan.rounds => break,
                     (None, false) => continue,
                 };
                 played.push(Played {
@@ -1096,6 +1115,17 @@ mod tests {
             seen,
             vec![(0, 0, 2, 0), (0, 1, 0, 1), (0, 2, 0, 0), (1, 0, 0, 2)]
         );
+        // -fit plays nothing and fits what the journal holds, past a missing round too.
+        let mut fit = parse(&args(
+            "-game xiangqi -levels 3 -nearest 1 -rounds 2 -fit \
+             -anchor name=a elo=1150 cmd=x nodes=1 -anchor name=b elo=2500 cmd=x nodes=2",
+        ))
+        .unwrap();
+        assert_eq!(fit.rounds, 0);
+        let got = gather(&fit, &journal, |_, _, _, c| Err(format!("played {c}"))).unwrap();
+        assert_eq!(got.len(), 3);
+        fit.rounds = 2;
+        assert!(gather(&fit, &journal, |_, _, _, _| Err("played".into())).is_err());
     }
 
     #[test]
