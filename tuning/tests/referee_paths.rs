@@ -265,9 +265,17 @@ fn an_engine_that_cannot_start_is_the_one_named() {
     let mut ghost = EngineConfig::new("/nonexistent/tetrarch-ghost-engine");
     ghost.name = "ghost".into();
     ghost.proto = Protocol::Uci;
-    let c = config(ghost, engine("good"), 2, "10+0.1");
+    let mut c = config(ghost, engine("good"), 2, "10+0.1");
     let (s, out) = run(&c);
     assert!(s.stopped_early.is_some(), "{out}");
     assert!(out.contains("engine 'ghost' could not start"), "{out}");
     assert!(!out.contains("engine 'good' could not start"), "{out}");
+    assert_eq!(s.games, 0, "a game nobody could play is not scored");
+    // -recover restarts engines that crash in a game; one that never started is a broken
+    // setup, and still stops the match without handing out forfeits.
+    c.recover = true;
+    let (s, out) = run(&c);
+    assert!(s.aborted, "{out}");
+    assert!(out.contains("engine 'ghost' could not start"), "{out}");
+    assert_eq!(s.games, 0, "{out}");
 }

@@ -351,11 +351,21 @@ fn worker(
     stop: &AtomicBool,
 ) {
     let mut players: HashMap<usize, Box<dyn Player>> = HashMap::new();
+    let mut started: HashSet<usize> = HashSet::new();
     while let Ok(job) = jobs.recv() {
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let record = run_job(id, config, names, factory, book, &job, &mut players);
+        let record = run_job(
+            id,
+            config,
+            names,
+            factory,
+            book,
+            &job,
+            &mut players,
+            &mut started,
+        );
         let record = match record {
             Ok(r) => r,
             Err(why) => {
@@ -370,17 +380,12 @@ fn worker(
                 if let Some(mut p) = players.remove(&e) {
                     p.quit();
                 }
-                // The first broken engine is the one to name: when the first fails to start,
-                // the second was never started, and is missing without being at fault.
+                // (An engine that never started ended the match in `run_job`; this one
+                // crashed or hung in the game, or failed to restart.)
                 if !config.recover && fatal.is_none() {
                     fatal = Some(format!(
-                        "engine '{}' {}; use -recover to restart it and go on",
-                        names[e],
-                        if record.reason.contains("start") {
-                            "could not start"
-                        } else {
-                            "stopped responding"
-                        }
+                        "engine '{}' stopped responding; use -recover to restart it and go on",
+                        names[e]
                     ));
                 }
             }
@@ -396,7 +401,11 @@ fn worker(
     }
 }
 
-/// Plays one scheduled game, starting engines as needed.
+/// Plays one scheduled game, starting engines as needed. `started` holds the engines this
+/// worker has started before: one that fails its very first start is a broken setup (a bad
+/// path or argument), which stops the match with or without `-recover` and scores nothing,
+/// while a failed restart after a crash loses the game, as a crash does.
+#[allow(clippy::too_many_arguments)]
 fn run_job(
     worker: usize,
     config: &MatchConfig,
@@ -405,6 +414,7 @@ fn run_job(
     book: &[Opening],
     job: &ScheduledGame,
     players: &mut HashMap<usize, Box<dyn Player>>,
+    started: &mut HashSet<usize>,
 ) -> Result<GameRecord, String> {
     let opening = if book.is_empty() {
         None
@@ -433,7 +443,7 @@ fn run_job(
         board_size: config.board_size,
         komi: config.komi,
     };
-    // Start the engines this game needs; a failure to start loses the game.
+    // Start the engines this game needs; a failure to restart loses the game.
     for (side, e) in [(Side::First, job.first), (Side::Second, job.second)] {
         if players.contains_key(&e) {
             continue;
@@ -444,6 +454,10 @@ fn run_job(
         match start_player(&cfg, config.kind, &label, config.debug, worker as u16) {
             Ok(p) => {
                 players.insert(e, p);
+                started.insert(e);
+            }
+            Err(err) if !started.contains(&e) => {
+                return Err(format!("engine '{}' could not start: {err}", names[e]));
             }
             Err(err) => {
                 return Ok(failed_start(config, names, job, side, &err, rules, tcs));
