@@ -34,8 +34,9 @@
 //! with other settings has another command, so it is played anew. `-rounds N` plays each
 //! pairing N times, round r > 1 with `-srand r` (another draw of openings, so other games),
 //! which is how a journaled ladder gains games where its intervals are still wide. `-fit`
-//! plays nothing and fits what the journal holds, so a ladder can be played in parts (one
-//! command per set of rungs and anchors) and fitted as a whole.
+//! plays nothing and fits every journaled match of the plan's levels and anchor names, so a
+//! ladder can be played in parts (one command per set of rungs and anchors, each with its own
+//! number of games) and fitted as a whole.
 //!
 //! Load independence: by default our rungs play at fixed effort (Go: a playout cap, the
 //! others: the node budget the level itself sets) and the default anchors do too (GNU Go at a
@@ -75,8 +76,9 @@ Usage: tetrarch-tune calibrate -game chess|xiangqi|go|draughts [OPTIONS]
                         openings with -srand r (default 1): with -journal, a ladder played
                         before gains games where its intervals are wide
   -openings ARGS...     passed to the match runner's -openings
-  -fit                  play nothing: fit the matches the journal holds for these rungs and
-                        anchors (a ladder played in parts, one command per part)
+  -fit                  play nothing: fit every match the journal holds of these levels and
+                        anchor names, whatever its -games or -rounds (a ladder played in
+                        parts, one command per part)
   -dry                  print the match commands only
 
 Defaults:
@@ -128,6 +130,8 @@ struct Plan {
     journal: Option<String>,
     /// Matches per rung and anchor, each from its own draw of openings.
     rounds: usize,
+    /// Play nothing: fit what the journal holds (`-fit`).
+    fit: bool,
     dry: bool,
 }
 
@@ -308,6 +312,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
         openings: Vec::new(),
         nearest: None,
         rounds: 1,
+        fit: false,
         journal: None,
         dry: false,
     };
@@ -427,19 +432,28 @@ fn parse(args: &[String]) -> Result<Plan, String> {
     if plan.anchors.iter().all(|a| a.elo.is_none()) {
         return Err("at least one -anchor needs elo=E: it defines the scale".into());
     }
-    if fit {
-        // No round is scheduled, so only what the journal holds is gathered.
-        plan.rounds = 0;
-    }
+    plan.fit = fit;
     plan.game = game;
     Ok(plan)
 }
 
-/// The game's Elo table as the source holds it now.
-fn current_table(game: &str) -> tetrarch::strength::EloTable {
-    tetrarch::games::GameKind::parse(game)
+/// The game's Elo table as the source holds it now (Go's for the plan's board size).
+fn current_table(plan: &Plan) -> tetrarch::strength::EloTable {
+    if plan.game == "go" {
+        return tetrarch::games::go::strength::table(plan.size as usize);
+    }
+    tetrarch::games::GameKind::parse(&plan.game)
         .map(|g| g.elo_table())
         .unwrap_or(tetrarch::games::chess::strength::ELO)
+}
+
+/// The name of that table's constant in the source.
+fn table_name(plan: &Plan) -> &'static str {
+    if plan.game == "go" && tetrarch::games::go::strength::uses_19x19_table(plan.size as usize) {
+        "ELO_19X19"
+    } else {
+        "ELO"
+    }
 }
 
 /// The anchors (indices) a rung at `level` plays: all of them, or with `-nearest K` the K
@@ -450,7 +464,7 @@ fn pairing(plan: &Plan, level: f64) -> Vec<usize> {
     let Some(k) = plan.nearest else {
         return all;
     };
-    let expected = expected_elo(&current_table(&plan.game), level);
+    let expected = expected_elo(&current_table(plan), level);
     let guess = |a: usize| plan.anchors[a].elo.or(plan.anchors[a].expect);
     let mut rated: Vec<(f64, usize)> = all
         .iter()
@@ -492,21 +506,61 @@ fn journal_line(level: f64, anchor: &str, wdl: &Wdl, command: &str) -> String {
     )
 }
 
-/// The results a journal holds, by command. Lines that do not parse (a line cut short by an
-/// interruption) are skipped: their match is simply played again.
-fn read_journal(text: &str) -> std::collections::HashMap<String, Wdl> {
-    let mut done = std::collections::HashMap::new();
+/// One finished match of a journal.
+struct JournalEntry {
+    level: f64,
+    anchor: String,
+    wdl: Wdl,
+    command: String,
+}
+
+/// The matches a journal holds. Lines that do not parse (a line cut short by an interruption)
+/// are skipped: their match is simply played again.
+fn journal_entries(text: &str) -> Vec<JournalEntry> {
+    let mut entries = Vec::new();
     for line in text.lines() {
         let f: Vec<&str> = line.splitn(6, '\t').collect();
         if f.len() < 6 {
             continue;
         }
         let n: Option<Vec<u64>> = f[2..5].iter().map(|x| x.parse().ok()).collect();
-        if let Some(n) = n {
-            done.insert(f[5].to_string(), Wdl::new(n[0], n[1], n[2]));
+        if let (Some(n), Ok(level)) = (n, f[0].parse()) {
+            entries.push(JournalEntry {
+                level,
+                anchor: f[1].to_string(),
+                wdl: Wdl::new(n[0], n[1], n[2]),
+                command: f[5].to_string(),
+            });
         }
     }
-    done
+    entries
+}
+
+/// The results a journal holds, by command.
+fn read_journal(text: &str) -> std::collections::HashMap<String, Wdl> {
+    journal_entries(text)
+        .into_iter()
+        .map(|e| (e.command, e.wdl))
+        .collect()
+}
+
+/// For `-fit`: every journaled match of a rung and an anchor of the plan, found by level and
+/// anchor name whatever its games, rounds or openings (a ladder played in parts may give each
+/// part its own).
+fn journaled_by_name(plan: &Plan, entries: Vec<JournalEntry>) -> Vec<Played> {
+    entries
+        .into_iter()
+        .filter_map(|e| {
+            let rung = plan.levels.iter().position(|&l| l == e.level)?;
+            let anchor = plan.anchors.iter().position(|a| a.name == e.anchor)?;
+            Some(Played {
+                rung,
+                anchor,
+                wdl: e.wdl,
+                command: e.command,
+            })
+        })
+        .collect()
 }
 
 /// The match-runner words of one rung-against-anchor match.
@@ -663,14 +717,23 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
         Err(e) => return Err(e),
     };
-    let journaled = match &plan.journal {
+    let journal_text = match &plan.journal {
         Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) => read_journal(&text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Default::default(),
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(format!("cannot read the journal {path}: {e}")),
         },
-        None => Default::default(),
+        None => String::new(),
     };
+    if plan.fit {
+        if plan.journal.is_none() {
+            return Err("-fit needs -journal FILE".into());
+        }
+        let played = journaled_by_name(&plan, journal_entries(&journal_text));
+        print!("{}", render(&plan, &played));
+        return Ok(());
+    }
+    let journaled = read_journal(&journal_text);
     if plan.dry {
         // Every scheduled match, as if the journal were empty; nothing is played.
         gather(&plan, &Default::default(), |_, _, _, command| {
@@ -696,9 +759,6 @@ pub fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// How many rounds past `-rounds` a journal is searched for.
-const JOURNALED_ROUNDS_BEYOND: usize = 16;
-
 /// Every result of the plan: the scheduled matches, from the journal where it holds them and
 /// played (by `play`: level, anchor, match words, command) where not, and besides them every
 /// match the journal holds for a rung and anchor of the plan that is not scheduled now (one
@@ -712,9 +772,7 @@ fn gather(
     for (r, &level) in plan.levels.iter().enumerate() {
         let paired = pairing(plan, level);
         for (a, anchor) in plan.anchors.iter().enumerate() {
-            // Rounds past -rounds count when the journal holds them (up to a bound, as a
-            // journal cannot say how many rounds it has without building each command).
-            for round in 1..=plan.rounds + JOURNALED_ROUNDS_BEYOND {
+            for round in 1.. {
                 let w = match_words(plan, level, anchor, round);
                 let command = format!("tetrarch-tune match {}", shell(&w));
                 let known = journaled.get(&command).copied();
@@ -728,6 +786,7 @@ fn gather(
                         wdl
                     }
                     (None, true) => play(level, anchor, &w, &command)?,
+                    (None, false) if round > plan.rounds => break,
                     (None, false) => continue,
                 };
                 played.push(Played {
@@ -876,7 +935,11 @@ fn render(plan: &Plan, played: &[Played]) -> String {
         "\nThe table for engine/src/games/{}/strength.rs:\n",
         plan.game
     );
-    let _ = writeln!(out, "pub const ELO: EloTable = EloTable {{");
+    let _ = writeln!(
+        out,
+        "pub const {}: EloTable = EloTable {{",
+        table_name(plan)
+    );
     let anchors: Vec<String> = table
         .iter()
         .map(|(l, e)| format!("({}, {:.1})", e.round() as i64, l))
@@ -1025,8 +1088,8 @@ mod tests {
                 .map(|&a| p.anchors[a].elo.unwrap())
                 .collect()
         };
-        let low = current_table("chess").elo(2.0) as f64;
-        let high = current_table("chess").elo(19.0) as f64;
+        let low = current_table(&p).elo(2.0) as f64;
+        let high = current_table(&p).elo(19.0) as f64;
         for (level, expected) in [(2.0, low), (19.0, high)] {
             let chosen = elos(level);
             assert_eq!(chosen.len(), 2);
@@ -1115,17 +1178,23 @@ mod tests {
             seen,
             vec![(0, 0, 2, 0), (0, 1, 0, 1), (0, 2, 0, 0), (1, 0, 0, 2)]
         );
-        // -fit plays nothing and fits what the journal holds, past a missing round too.
-        let mut fit = parse(&args(
-            "-game xiangqi -levels 3 -nearest 1 -rounds 2 -fit \
+        // -fit plays nothing and takes every journaled match of its levels and anchor names,
+        // whatever its games: here a's two rounds, and b's match of another length.
+        let fit = parse(&args(
+            "-game xiangqi -levels 3 -fit -journal j \
              -anchor name=a elo=1150 cmd=x nodes=1 -anchor name=b elo=2500 cmd=x nodes=2",
         ))
         .unwrap();
-        assert_eq!(fit.rounds, 0);
-        let got = gather(&fit, &journal, |_, _, _, c| Err(format!("played {c}"))).unwrap();
-        assert_eq!(got.len(), 3);
-        fit.rounds = 2;
-        assert!(gather(&fit, &journal, |_, _, _, _| Err("played".into())).is_err());
+        assert!(fit.fit);
+        let mut text = journal_line(3.0, "a", &Wdl::new(1, 0, 1), &command(0, 1));
+        text += &journal_line(3.0, "a", &Wdl::new(2, 0, 0), &command(0, 3));
+        text += &journal_line(3.0, "b", &Wdl::new(0, 1, 5), "tetrarch-tune match -games 6");
+        text += &journal_line(4.0, "a", &Wdl::new(3, 0, 0), "another level");
+        text += &journal_line(3.0, "c", &Wdl::new(3, 0, 0), "another anchor");
+        let got = journaled_by_name(&fit, journal_entries(&text));
+        let mut seen: Vec<(usize, u64)> = got.iter().map(|x| (x.anchor, x.wdl.games())).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, vec![(0, 2), (0, 2), (1, 6)]);
     }
 
     #[test]

@@ -26,11 +26,11 @@ use std::time::Duration;
 
 use crossbeam::channel;
 use tetrarch::game::Side;
+use tetrarch::games::go::strength::{self, Strength};
 use tetrarch::games::go::{
     AnalysisRequest, Decision, Ended, GoBot, GoEngine, Illegal, MoveRequest, OnProgress, Record,
     SearchFailed, Settings, Status, TimeControl, MAX_SIZE, MIN_SIZE,
 };
-use tetrarch::mcts::skill::PlayoutSkill;
 
 use crate::io::{Input, Output};
 use format::Dialect;
@@ -93,15 +93,15 @@ impl GtpArgs {
             s.seed = seed;
         }
         if let Some(level) = self.level {
-            s.skill = PlayoutSkill::from_level(level.clamp(0.0, 20.0));
+            s.strength = options::level_strength(level.clamp(0.0, 20.0));
         }
         if let Some(rank) = &self.rank {
-            s.skill = options::rank_skill(rank).flatten();
+            s.strength = options::rank_strength(rank).unwrap_or_default();
         }
         // A playout cap asked for on the command line is a fixed effort: with no clock from
         // the controller it is not cut short by the default move time (on a slow or loaded
         // machine it would be), unless `--movetime` is given too.
-        if self.movetime.is_none() && (s.max_playouts.is_some() || s.skill.is_some()) {
+        if self.movetime.is_none() && (s.max_playouts.is_some() || s.strength != Strength::Full) {
             s.movetime_ms = tetrarch::time::MAX_CLOCK_MS as u64;
         }
         s
@@ -110,7 +110,7 @@ impl GtpArgs {
 
 /// `--rank`: checked when the command line is read.
 fn parse_rank_arg(text: &str) -> Result<String, String> {
-    match options::rank_skill(text) {
+    match options::rank_strength(text) {
         Some(_) => Ok(text.to_string()),
         None => Err(format!(
             "not a rank this engine offers ({})",
@@ -512,9 +512,26 @@ impl Session {
         } else {
             String::new()
         };
+        // A rank beyond what this board size is calibrated for plays at the table's end.
+        let rank = match engine.settings.strength {
+            Strength::Rank(elo) => {
+                let t = strength::table(b.size());
+                let played = elo.clamp(t.min_elo(), t.max_elo());
+                if played == elo {
+                    String::new()
+                } else {
+                    format!(
+                        ", rank {} plays as {} on this board size",
+                        strength::rank_text(elo),
+                        strength::rank_text(played)
+                    )
+                }
+            }
+            _ => String::new(),
+        };
         eprintln!(
             "tetrarch: {} playouts in {:.2} s ({:.0}/s), root {} visits, {} nodes, winrate {:.1}%, \
-             score {:+.1}, pv {}{dynkomi}",
+             score {:+.1}, pv {}{dynkomi}{rank}",
             s.playouts,
             secs,
             s.playouts as f64 / secs,

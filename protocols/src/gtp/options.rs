@@ -8,7 +8,8 @@
 //! (GTP has no option listing), so the kinds' defaults are `Settings::default()`'s, for the
 //! reader.
 
-use tetrarch::games::go::{strength, GoEngine};
+use tetrarch::games::go::strength::{self, Strength};
+use tetrarch::games::go::GoEngine;
 use tetrarch::mcts::skill::PlayoutSkill;
 
 use crate::options::{Dialect, Effect, Kind, Opt};
@@ -54,11 +55,11 @@ pub fn table() -> Vec<Opt<GoEngine>> {
         // Strength: a rank (`15k`, `1d`; `full` for no limit) through Go's Elo table, or the
         // level it maps to (0..20, 20 full), which calibration sets directly.
         Opt::new("rank", Kind::text("full"), |e, name, x| {
-            e.settings.skill = rank_skill(x.text()).ok_or_else(|| bad(name))?;
+            e.settings.strength = rank_strength(x.text()).ok_or_else(|| bad(name))?;
             Ok(Engine)
         }),
         Opt::new("level", Kind::real(20.0, 0.0, 20.0), |e, _, x| {
-            e.settings.skill = PlayoutSkill::from_level(x.real());
+            e.settings.strength = level_strength(x.real());
             Ok(Engine)
         }),
         Opt::new("overhead", Kind::spin(50, 0, 60_000), |e, _, x| {
@@ -89,23 +90,26 @@ pub fn table() -> Vec<Opt<GoEngine>> {
     ]
 }
 
-/// The strength of a rank text: `Some(None)` for full strength (`full`), `None` when the text
-/// is no rank, or lies outside what the calibration measured.
-pub fn rank_skill(text: &str) -> Option<Option<PlayoutSkill>> {
+/// The strength of a rank text: full strength for `full`, `None` when the text is no rank,
+/// or lies outside what every board size's calibration measured.
+pub fn rank_strength(text: &str) -> Option<Strength> {
     if text.eq_ignore_ascii_case("full") {
-        return Some(None);
+        return Some(Strength::Full);
     }
     let elo = strength::parse_rank(text)?;
-    let t = strength::ELO;
-    (t.min_elo()..=t.max_elo())
-        .contains(&elo)
-        .then(|| PlayoutSkill::from_level(t.level(elo)))
+    let (lo, hi) = strength::rank_elo_range();
+    (lo..=hi).contains(&elo).then_some(Strength::Rank(elo))
+}
+
+/// The strength of a level: 20 and above is full strength.
+pub fn level_strength(level: f64) -> Strength {
+    PlayoutSkill::from_level(level).map_or(Strength::Full, Strength::Level)
 }
 
 /// The ranks `--rank` and `tetrarch-set rank` accept, for messages.
 pub fn rank_range() -> String {
-    let t = strength::ELO;
-    match strength::ranks_within(t.min_elo(), t.max_elo()) {
+    let (lo, hi) = strength::rank_elo_range();
+    match strength::ranks_within(lo, hi) {
         Some((lo, hi)) => format!(
             "{}..{} or full",
             strength::rank_text(lo),
@@ -176,26 +180,36 @@ mod tests {
         assert!(e.search_config().prior_in_amaf);
         assert!(put(&mut e, "explore", "inf").is_err());
         assert!(set(&t, &mut e, "nope", Some("1"), &DIALECT).is_none());
-        // Strength: a rank in the calibrated range weakens, `full` restores.
-        let (lo, hi) = strength::ranks_within(strength::ELO.min_elo(), strength::ELO.max_elo())
-            .expect("the table spans ranks");
+        // Strength: a rank in some calibrated range weakens, through the table of the board
+        // it is played on; `full` restores.
+        let (lo, hi) = strength::rank_elo_range();
+        let (lo, hi) = strength::ranks_within(lo, hi).expect("the tables span ranks");
         put(&mut e, "rank", &strength::rank_text(lo)).unwrap();
-        let weak = e.settings.skill.expect("a weak rank limits");
+        assert_eq!(e.settings.strength, Strength::Rank(lo));
+        let weak = e.settings.strength.skill(9).expect("a weak rank limits");
         put(&mut e, "rank", &strength::rank_text(hi)).unwrap();
-        let strong = e.settings.skill.expect("the top rank still limits");
+        let strong = e
+            .settings
+            .strength
+            .skill(9)
+            .expect("the top rank still limits");
         assert!(weak.playouts() < strong.playouts());
+        // 7 kyu, GNU Go's rank on both boards, takes more playouts on 19x19 than on 9x9.
+        put(&mut e, "rank", "7k").unwrap();
+        let (small, big) = (e.settings.strength.skill(9), e.settings.strength.skill(19));
+        assert!(small.unwrap().playouts() < big.unwrap().playouts());
         assert!(put(&mut e, "rank", "99k").is_err());
         assert!(
             put(&mut e, "rank", "30k").is_err(),
             "below the calibrated range"
         );
-        assert_eq!(e.settings.skill, Some(strong), "kept on error");
+        assert_eq!(e.settings.strength, Strength::Rank(1400), "kept on error");
         put(&mut e, "rank", "FULL").unwrap();
-        assert_eq!(e.settings.skill, None);
+        assert_eq!(e.settings.strength, Strength::Full);
         put(&mut e, "level", "3.5").unwrap();
-        assert_eq!(e.settings.skill.map(|s| s.level), Some(3.5));
+        assert_eq!(e.settings.strength.skill(19).map(|s| s.level), Some(3.5));
         put(&mut e, "level", "20").unwrap();
-        assert_eq!(e.settings.skill, None);
+        assert_eq!(e.settings.strength, Strength::Full);
         assert!(put(&mut e, "level", "21").is_err());
     }
 }

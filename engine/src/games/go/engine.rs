@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 use super::board::{Board, Illegal, Move, BLACK, EMPTY, WHITE};
 use super::dynkomi::{self, DynamicKomi};
 use super::record::{HandicapError, Record};
+use super::strength::Strength;
 use crate::game::{MctsState, Side};
-use crate::mcts::skill::PlayoutSkill;
 use crate::mcts::{self, Mcts, MoveStats, PlayoutLimits, Snapshot};
 use crate::time::{self, ByoYomi, Clock};
 use rand::rngs::SmallRng;
@@ -50,8 +50,9 @@ pub struct Settings {
     /// Visits before a leaf is expanded; by board size when unset (2 up to 9x9, where
     /// tactics are close and the tree small; 8 above, where a node has hundreds of children).
     pub expand_visits: Option<u32>,
-    /// Play below full strength (a playout cap and a drawn move; see `mcts::skill`).
-    pub skill: Option<PlayoutSkill>,
+    /// Play below full strength (a playout cap and a drawn move; see `mcts::skill`), by a
+    /// level or by a rank read through the board size's table.
+    pub strength: Strength,
 }
 
 impl Default for Settings {
@@ -66,7 +67,7 @@ impl Default for Settings {
             max_nodes: 1 << 21,
             seed: 0x7e7a_5c4a,
             expand_visits: None,
-            skill: None,
+            strength: Strength::Full,
         }
     }
 }
@@ -745,7 +746,7 @@ impl GoEngine {
                 root_filter = Some(f);
             }
         }
-        let skill = self.settings.skill;
+        let skill = self.settings.strength.skill(root.size());
         // A weakened player searches its playout budget (whatever the clock allows, never
         // more), and to the end: the draw needs the whole visit distribution.
         let playouts = match (self.settings.max_playouts, skill) {

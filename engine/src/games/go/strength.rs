@@ -1,25 +1,103 @@
-//! Go's Elo table and ranks: a kyu/dan rank or an Elo to strength level (see
-//! `crate::strength` and `crate::mcts::skill`).
+//! Go's Elo tables and ranks: a kyu/dan rank or an Elo to strength level, one table per
+//! board size class (see `crate::strength` and `crate::mcts::skill`).
 //!
 //! Scale: ranks as Elo the way the EGF rating system writes them, 100 points a rank with 1 dan
 //! at 2100 (so 1 kyu is 2000, 7 kyu 1400, 15 kyu 600, 30 kyu -900). The anchor is GNU Go 3.8
-//! (`--level 10`, 9x9), taken as 7 kyu (1400): the rank GNU Go 3.8's bots were commonly
-//! quoted at on KGS, an assumption rather than a measurement, and a 19x19 figure applied to
-//! 9x9 games. Our side plays at fixed playouts and GNU Go at a fixed level, so the table does
-//! not depend on the machine. Measured on 9x9, komi 7, with the learned priors on (the 9x9
-//! default), 20 games a match against GNU Go levels 10, 5 and 1 from the 2-move openings of
-//! `tools/openings/go-9x9.sgf`, 240 games in all (see README, "Strength settings"): levels 0,
-//! 4, 8 and 12 (64, 282, 1,250 and 5,529 playouts) fitted jointly at 995 +/- 156, 1263 +/- 95,
-//! 1605 +/- 103 and 1794 +/- 150, so ranks run from 11 kyu to 3 kyu. GNU Go's three levels came
-//! out alike on 9x9 (levels 5 and 1 fitted at 1400 and 1407). `tetrarch-tune calibrate -game
-//! go` replays the ladder and prints a new table.
+//! at `--level 10`, taken as 7 kyu (1400): the rank GNU Go 3.8's bots were commonly quoted at
+//! on KGS, an assumption rather than a measurement, and a 19x19 figure (applied to 9x9 games
+//! too). Our side plays at fixed playouts and the references at a fixed level or playout
+//! count, so the tables do not depend on the machine.
+//!
+//! 9x9 ([`ELO`]): komi 7, with the learned priors on (the 9x9 default), 20 games a match
+//! against GNU Go levels 10, 5 and 1 from the 2-move openings of `tools/openings/go-9x9.sgf`,
+//! 240 games in all (see README, "Calibration"): levels 0, 4, 8 and 12 (64, 282, 1,250 and
+//! 5,529 playouts) fitted jointly at 995 +/- 156, 1263 +/- 95, 1605 +/- 103 and 1794 +/- 150,
+//! so ranks run from 11 kyu to 3 kyu. GNU Go's three levels came out alike on 9x9.
+//!
+//! 19x19 ([`ELO_19X19`]): a playout buys far less on the big board, so the same rank takes a
+//! much higher level there. Komi 7, from the two-move openings of
+//! `tools/openings/go-19x19.sgf`, 4 to 10 games a match, 80 games in all: GNU Go levels 10
+//! (stated) and 1, Pachi 12.90 (no DCNN) at 1000 and 500 playouts (its least), and our own full
+//! engine (no temperature) at 1000 and 250 playouts for the levels that lose every game to GNU
+//! Go and Pachi. Levels 6, 8, 9, 12 and 14 (594, 1,250, 1,813, 5,528 and 11,623 playouts)
+//! fitted at 360 +/- 278, 611 +/- 318, 845 +/- 300, 949 +/- 207 and 1323 +/- 219, so ranks run
+//! from 17 kyu to 8 kyu; level 12 lost all ten games to GNU Go level 10, and only level 14 came
+//! near it (2-1-3). A first table: its intervals want more games.
+//!
+//! `tetrarch-tune calibrate -game go [-size 19]` replays a ladder and prints a new table.
 
+use crate::mcts::skill::PlayoutSkill;
 use crate::strength::EloTable;
 
+/// The 9x9 table, also the game's table where one table stands for Go (`GameKind::elo_table`).
 pub const ELO: EloTable = EloTable {
     anchors: &[(995, 0.0), (1263, 4.0), (1605, 8.0), (1794, 12.0)],
     scale: "GNU Go 3.8 level 10 on 9x9 = 7 kyu = 1400",
 };
+
+/// The 19x19 table (see the module doc: a first ladder, with wide intervals).
+pub const ELO_19X19: EloTable = EloTable {
+    anchors: &[
+        (360, 6.0),
+        (611, 8.0),
+        (845, 9.0),
+        (949, 12.0),
+        (1323, 14.0),
+    ],
+    scale: "GNU Go 3.8 level 10 on 19x19 = 7 kyu = 1400",
+};
+
+/// The table of a board size. A playout buys far less on a big board, so a rank needs more
+/// playouts there: boards up to 11x11 use the 9x9 table, bigger ones the 19x19 table (13x13
+/// is not measured; its play is closer to 19x19's, with whole-board fights and big
+/// frameworks).
+pub fn table(size: usize) -> EloTable {
+    if uses_19x19_table(size) {
+        ELO_19X19
+    } else {
+        ELO
+    }
+}
+
+/// Whether a board of `size` reads ranks through [`ELO_19X19`].
+pub fn uses_19x19_table(size: usize) -> bool {
+    size > 11
+}
+
+/// Every board size's table.
+pub const TABLES: [EloTable; 2] = [ELO, ELO_19X19];
+
+/// A strength setting as the controller gave it: a rank is kept as its Elo and turned into a
+/// level by the table of the board it is played on, so `rank` then `boardsize` means the same
+/// as the other order.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Strength {
+    #[default]
+    Full,
+    /// A level (0..20) set directly, as calibration does: the same on every board.
+    Level(PlayoutSkill),
+    /// A rank, as Elo (see [`parse_rank`]).
+    Rank(i32),
+}
+
+impl Strength {
+    /// The limiter on a board of `size`, `None` at full strength.
+    pub fn skill(self, size: usize) -> Option<PlayoutSkill> {
+        match self {
+            Strength::Full => None,
+            Strength::Level(s) => Some(s),
+            Strength::Rank(elo) => PlayoutSkill::from_level(table(size).level(elo)),
+        }
+    }
+}
+
+/// The Elo range that some board's table supports (a rank outside every table is refused; on
+/// a board whose table does not reach it, the level is clamped to that table's end).
+pub fn rank_elo_range() -> (i32, i32) {
+    let lo = TABLES.iter().map(|t| t.min_elo()).min().unwrap_or(0);
+    let hi = TABLES.iter().map(|t| t.max_elo()).max().unwrap_or(0);
+    (lo, hi)
+}
 
 /// The Elo of 1 dan; each rank is 100 more (dan) or less (kyu).
 const ONE_DAN: i32 = 2100;
@@ -58,6 +136,27 @@ pub fn ranks_within(lo: i32, hi: i32) -> Option<(i32, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rank_is_read_through_its_board_sizes_table() {
+        for t in TABLES {
+            assert!(t.is_monotone(), "{}", t.scale);
+        }
+        let level = |s: Strength, size| s.skill(size).map(|k| k.level);
+        let rank = Strength::Rank(1400);
+        assert_eq!(level(rank, 9), Some(ELO.level(1400)));
+        assert_eq!(level(rank, 19), Some(ELO_19X19.level(1400)));
+        assert_eq!(level(rank, 13), level(rank, 19));
+        // A level set directly is the same on every board; full strength has no limiter.
+        let direct = Strength::Level(PlayoutSkill::from_level(5.5).unwrap());
+        assert_eq!(level(direct, 9), level(direct, 19));
+        assert_eq!(Strength::Full.skill(19), None);
+        // Every table's range is inside the accepted one.
+        let (lo, hi) = rank_elo_range();
+        assert!(TABLES
+            .iter()
+            .all(|t| lo <= t.min_elo() && t.max_elo() <= hi));
+    }
 
     #[test]
     fn ranks_read_and_print() {
