@@ -51,7 +51,7 @@ fn help_and_usage_errors() {
 }
 
 #[test]
-fn an_engine_that_cannot_start_loses_and_stops_the_match() {
+fn an_engine_that_cannot_start_stops_the_match_and_scores_nothing() {
     let mut args: Vec<String> = ["match", "-game", "chess", "-tc", "10+0.1", "-games", "4"]
         .iter()
         .map(|s| s.to_string())
@@ -67,7 +67,8 @@ fn an_engine_that_cannot_start_loses_and_stops_the_match() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("failed to start"), "{out}");
     assert!(out.contains("Terminating match"), "{out}");
-    assert!(out.contains("1 of 4 games finished"), "{out}");
+    // No game was played, so none is scored (a forfeit would be a result nobody earned).
+    assert!(out.contains("0 of 4 games finished"), "{out}");
 }
 
 #[test]
