@@ -12,7 +12,8 @@
 //! against GNU Go levels 10, 5 and 1 from the 2-move openings of `tools/openings/go-9x9.sgf`,
 //! 240 games in all (see README, "Calibration"): levels 0, 4, 8 and 12 (64, 282, 1,250 and
 //! 5,529 playouts) fitted jointly at 995 +/- 156, 1263 +/- 95, 1605 +/- 103 and 1794 +/- 150,
-//! so ranks run from 11 kyu to 3 kyu. GNU Go's three levels came out alike on 9x9.
+//! so ranks run from 11 kyu to 4 kyu (whole ranks inside the range). GNU Go's three levels
+//! came out alike on 9x9.
 //!
 //! 19x19 ([`ELO_19X19`]): a playout buys far less on the big board, so the same rank takes a
 //! much higher level there. Komi 7, from the two-move openings of
