@@ -298,7 +298,6 @@ fn parse(args: &[String]) -> Result<Plan, String> {
     let mut engine = None;
     let mut levels = None;
     let mut anchors: Vec<Anchor> = Vec::new();
-    let mut fit = false;
     let mut plan = Plan {
         game: String::new(),
         engine: String::new(),
@@ -408,7 +407,7 @@ fn parse(args: &[String]) -> Result<Plan, String> {
             "-nearest" => plan.nearest = Some(positive(&mut i, &opt)?),
             "-journal" => plan.journal = Some(value(&mut i, &opt)?),
             "-rounds" => plan.rounds = positive(&mut i, &opt)?,
-            "-fit" => fit = true,
+            "-fit" => plan.fit = true,
             "-dry" => plan.dry = true,
             _ => return Err(format!("unknown option '{opt}' (see -help)")),
         }
@@ -432,7 +431,6 @@ fn parse(args: &[String]) -> Result<Plan, String> {
     if plan.anchors.iter().all(|a| a.elo.is_none()) {
         return Err("at least one -anchor needs elo=E: it defines the scale".into());
     }
-    plan.fit = fit;
     plan.game = game;
     Ok(plan)
 }

@@ -513,21 +513,13 @@ impl Session {
             String::new()
         };
         // A rank beyond what this board size is calibrated for plays at the table's end.
-        let rank = match engine.settings.strength {
-            Strength::Rank(elo) => {
-                let t = strength::table(b.size());
-                let played = elo.clamp(t.min_elo(), t.max_elo());
-                if played == elo {
-                    String::new()
-                } else {
-                    format!(
-                        ", rank {} plays as {} on this board size",
-                        strength::rank_text(elo),
-                        strength::rank_text(played)
-                    )
-                }
-            }
-            _ => String::new(),
+        let rank = match engine.settings.strength.clamped_rank(b.size()) {
+            Some((asked, played)) => format!(
+                ", rank {} plays as {} on this board size",
+                strength::rank_text(asked),
+                strength::rank_text(played)
+            ),
+            None => String::new(),
         };
         eprintln!(
             "tetrarch: {} playouts in {:.2} s ({:.0}/s), root {} visits, {} nodes, winrate {:.1}%, \

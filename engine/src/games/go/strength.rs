@@ -90,6 +90,17 @@ impl Strength {
             Strength::Rank(elo) => PlayoutSkill::from_level(table(size).level(elo)),
         }
     }
+
+    /// For a rank beyond what a board of `size` is calibrated for: the rank asked for and the
+    /// one played (the table's end), as Elo; `None` when the rank is played as asked.
+    pub fn clamped_rank(self, size: usize) -> Option<(i32, i32)> {
+        let Strength::Rank(elo) = self else {
+            return None;
+        };
+        let t = table(size);
+        let played = elo.clamp(t.min_elo(), t.max_elo());
+        (played != elo).then_some((elo, played))
+    }
 }
 
 /// The Elo range that some board's table supports (a rank outside every table is refused; on
@@ -152,6 +163,14 @@ mod tests {
         let direct = Strength::Level(PlayoutSkill::from_level(5.5).unwrap());
         assert_eq!(level(direct, 9), level(direct, 19));
         assert_eq!(Strength::Full.skill(19), None);
+        // A rank past a table's end is played at that end, and says so.
+        let top = Strength::Rank(ELO.max_elo());
+        assert_eq!(top.clamped_rank(9), None);
+        assert_eq!(
+            top.clamped_rank(19),
+            Some((ELO.max_elo(), ELO_19X19.max_elo()))
+        );
+        assert_eq!(direct.clamped_rank(19), None);
         // Every table's range is inside the accepted one.
         let (lo, hi) = rank_elo_range();
         assert!(TABLES
