@@ -9,7 +9,8 @@
 //!   priors, `MctsState`;
 //! - [`record`]: the game record (undo, handicap, SGF via [`sgf`]);
 //! - [`move_features`]: features of a move for the learned priors (Bradley-Terry, fitted by
-//!   `tetrarch-tune go-patterns` into `learned_priors`);
+//!   `tetrarch-tune go-patterns` into `learned_priors` for 9x9 and `learned_priors_19x19`
+//!   for the big boards);
 //! - [`knobs`]: run-time weights of the policy and priors, for tuning; [`positions`]: fixed
 //!   positions for benchmarks;
 //! - [`dynkomi`]: dynamic komi, the komi the move search plays for in handicap games;
@@ -23,6 +24,7 @@ pub mod dynkomi;
 pub mod engine;
 pub mod knobs;
 mod learned_priors;
+mod learned_priors_19x19;
 pub mod move_features;
 mod patterns;
 mod playout;

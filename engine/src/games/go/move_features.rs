@@ -18,8 +18,8 @@
 //!   17 (Coulom's measure), and the line from the edge (1 to 5, 5 meaning 5 or more);
 //! - passing, a group of its own.
 //!
-//! The fitted gammas ship in `learned_priors` (generated); a feature missing there has
-//! gamma 1. Computing a move's features costs eight transforms of up to 40 points each: meant for
+//! The fitted gammas ship in `learned_priors` (9x9) and `learned_priors_19x19` (generated), one
+//! table per board class; a feature missing there has gamma 1. Computing a move's features costs eight transforms of up to 40 points each: meant for
 //! node expansion and training, not for every playout move.
 
 use std::collections::HashMap;
@@ -348,44 +348,73 @@ pub fn candidates(b: &Board, out: &mut Vec<Move>) {
     out.push(Move::PASS);
 }
 
-/// The shipped gammas by feature.
-static GAMMAS: Lazy<HashMap<Feature, f32>> = Lazy::new(|| {
-    super::learned_priors::GAMMAS
-        .iter()
-        .map(|&(group, key, g)| (Feature { group, key }, g))
-        .collect()
+/// A shipped table of fitted gammas: the gamma of each feature (1 where it is missing) and the
+/// largest diamond radius its shapes were fitted with.
+pub struct Gammas {
+    radius: usize,
+    by_feature: HashMap<Feature, f32>,
+}
+
+impl Gammas {
+    fn from_table(radius: usize, table: &[(u8, u64, f32)]) -> Gammas {
+        let by_feature = table
+            .iter()
+            .map(|&(group, key, g)| (Feature { group, key }, g))
+            .collect();
+        Gammas { radius, by_feature }
+    }
+
+    /// Whether the table is empty (the build may ship one).
+    pub fn is_empty(&self) -> bool {
+        self.by_feature.is_empty()
+    }
+
+    /// The largest diamond radius the table uses.
+    pub fn radius(&self) -> usize {
+        self.radius
+    }
+
+    /// The strength of a move with these features.
+    pub fn strength(&self, features: &Features) -> f32 {
+        let mut s = 1.0f32;
+        for f in features {
+            if let Some(g) = self.by_feature.get(f) {
+                s *= g;
+            }
+        }
+        s
+    }
+}
+
+/// Gammas fitted on 9x9 games, for boards below 13x13.
+static SMALL: Lazy<Gammas> = Lazy::new(|| {
+    use super::learned_priors as t;
+    Gammas::from_table(t::RADIUS, t::GAMMAS)
+});
+/// Gammas fitted on 19x19 games, for 13x13 and up: big-board play differs from 9x9's in
+/// what matters most (the opening's corners and lines, and fights with room around them).
+static BIG: Lazy<Gammas> = Lazy::new(|| {
+    use super::learned_priors_19x19 as t;
+    Gammas::from_table(t::RADIUS, t::GAMMAS)
 });
 
-/// Whether a fitted table ships (the build may have an empty one).
-pub fn have_gammas() -> bool {
-    !GAMMAS.is_empty()
-}
-
-/// The strength of a move with these features under the shipped table.
-pub fn strength(features: &Features) -> f32 {
-    let mut s = 1.0f32;
-    for f in features {
-        if let Some(g) = GAMMAS.get(f) {
-            s *= g;
-        }
+/// The shipped gammas for a board of this size (`Board::is_big` draws the line).
+pub fn gammas(b: &Board) -> &'static Gammas {
+    if b.is_big() {
+        &BIG
+    } else {
+        &SMALL
     }
-    s
 }
 
-/// The largest diamond radius the shipped table uses.
-pub fn shipped_radius() -> usize {
-    super::learned_priors::RADIUS
-}
-
-/// Strengths of every candidate of `b` under the shipped table, in the order of
-/// [`candidates`].
+/// Strengths of `moves` (candidates of `b`) under the shipped table for `b`'s size, in order.
 pub fn move_strengths(b: &Board, moves: &[Move], out: &mut impl Extend<f32>) {
     let ctx = Context::new(b);
-    let radius = shipped_radius();
+    let gammas = gammas(b);
     for &m in moves {
         let mut fs = Features::new();
-        move_features(b, &ctx, m, radius, &mut fs);
-        out.extend([strength(&fs)]);
+        move_features(b, &ctx, m, gammas.radius(), &mut fs);
+        out.extend([gammas.strength(&fs)]);
     }
 }
 
@@ -435,7 +464,7 @@ mod tests {
 
     #[test]
     fn shipped_gammas_prefer_capturing_the_last_move() {
-        if !have_gammas() {
+        if gammas(&Board::new(9)).is_empty() {
             return;
         }
         // White has just played E5 into atari: taking it at E4 is the model's choice, far
@@ -451,6 +480,35 @@ mod tests {
         assert_eq!(b.vertex(moves[best]), "E4");
         let at = |v: &str| s[moves.iter().position(|&m| b.vertex(m) == v).unwrap()];
         assert!(at("E4") > 10.0 * at("J1"));
+    }
+
+    #[test]
+    fn big_board_gammas_open_in_the_corners() {
+        let b = Board::new(19);
+        if gammas(&b).is_empty() {
+            return;
+        }
+        // The 19x19 table is the one a 19x19 board reads, not the 9x9 one.
+        assert!(!std::ptr::eq(gammas(&b), gammas(&Board::new(9))));
+        // On the empty board the model's first choice is on the third or fourth line near a
+        // corner, far ahead of the corner's 1-1 point and of the centre's tengen.
+        let mut moves = Vec::new();
+        candidates(&b, &mut moves);
+        let mut s = Vec::new();
+        move_strengths(&b, &moves, &mut s);
+        let best = (0..moves.len())
+            .max_by(|&i, &j| s[i].total_cmp(&s[j]))
+            .unwrap();
+        let (x, y) = b.coords(moves[best].point().unwrap());
+        let near = |c: usize| c.min(18 - c);
+        assert!(
+            (2..=3).contains(&near(x)) && (2..=3).contains(&near(y)),
+            "{}",
+            b.vertex(moves[best])
+        );
+        let at = |v: &str| s[moves.iter().position(|&m| b.vertex(m) == v).unwrap()];
+        assert!(s[best] > 10.0 * at("A1"));
+        assert!(s[best] > 2.0 * at("K10"));
     }
 
     #[test]

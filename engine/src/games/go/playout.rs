@@ -440,17 +440,18 @@ impl Board {
         !self.is_nakade(p, side, knobs::get(K::NAKADE).max(0) as usize)
     }
 
-    /// Whether the board is big (13x13 and up), where the playouts fill open space and the
-    /// priors favour the corners and the third and fourth lines: one threshold for both.
-    fn is_big(&self) -> bool {
+    /// Whether the board is big (13x13 and up), where the playouts fill open space, the
+    /// priors favour the corners and the third and fourth lines, and the learned priors use
+    /// the gammas fitted on 19x19: one threshold for all three.
+    pub(super) fn is_big(&self) -> bool {
         self.size() >= 13
     }
 
     /// When the learned priors join a node: `None` where they are off (the `prior_learned`
-    /// knob at 0, no gammas, or a big board: the shipped gammas were fitted on 9x9 games and
-    /// measured there only), else at that many visits (0: when the node is made).
+    /// knob at 0, or no gammas for this board size), else at that many visits (0: when the
+    /// node is made).
     fn learned_prior_visits(&self) -> Option<u32> {
-        if knobs::get(K::PRIOR_LEARNED) <= 0 || self.is_big() || !move_features::have_gammas() {
+        if knobs::get(K::PRIOR_LEARNED) <= 0 || move_features::gammas(self).is_empty() {
             return None;
         }
         Some(knobs::get(K::PRIOR_LEARNED_VISITS).max(0) as u32)
@@ -538,10 +539,9 @@ impl Board {
         // Whether they are on here is `learned_prior_visits`'s to say.
         let learned = with_learned;
         let hand = !(learned && knobs::get(K::PRIOR_LEARNED_ONLY) != 0);
-        // On the stack: the search allocates nothing per node. The learned priors are only
-        // used below 13x13, so the candidates fit.
-        let mut learned_moves: ArrayVec<Move, 160> = ArrayVec::new();
-        let mut strengths: ArrayVec<f32, 160> = ArrayVec::new();
+        // On the stack: the search allocates nothing per node.
+        let mut learned_moves: ArrayVec<Move, { super::board::MAX_POINTS }> = ArrayVec::new();
+        let mut strengths: ArrayVec<f32, { super::board::MAX_POINTS }> = ArrayVec::new();
         if learned {
             for i in 0..self.empty_count() {
                 let p = self.empty_point(i);
