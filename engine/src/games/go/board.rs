@@ -34,6 +34,16 @@ pub const MIN_SIZE: usize = 2;
 pub const DEFAULT_SIZE: usize = 19;
 /// The default komi (Chinese rules: 3 3/4 stones).
 pub const DEFAULT_KOMI: f32 = 7.5;
+/// The smallest big board. Big boards (13x13 and up) are played the 19x19 way: playouts that
+/// fill open space, priors for the corners and the third and fourth lines, learned priors
+/// fitted on 19x19 games, and ranks read through the 19x19 table. Smaller ones the 9x9 way.
+pub const BIG_SIZE: usize = 13;
+
+/// Whether a board of `size` is big (see [`BIG_SIZE`]).
+pub fn is_big_size(size: usize) -> bool {
+    size >= BIG_SIZE
+}
+
 /// Points in the largest mailbox, border included.
 pub const MAX_POINTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
 

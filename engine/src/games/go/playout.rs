@@ -440,11 +440,11 @@ impl Board {
         !self.is_nakade(p, side, knobs::get(K::NAKADE).max(0) as usize)
     }
 
-    /// Whether the board is big (13x13 and up), where the playouts fill open space, the
-    /// priors favour the corners and the third and fourth lines, and the learned priors use
-    /// the gammas fitted on 19x19: one threshold for all three.
+    /// Whether the board is big ([`super::board::is_big_size`]): the playouts fill open
+    /// space, the priors favour the corners and the third and fourth lines, and the learned
+    /// priors use the gammas fitted on 19x19.
     pub(super) fn is_big(&self) -> bool {
-        self.size() >= 13
+        super::board::is_big_size(self.size())
     }
 
     /// When the learned priors join a node: `None` where they are off (the `prior_learned`

@@ -17,13 +17,17 @@
 //!
 //! 19x19 ([`ELO_19X19`]): a playout buys far less on the big board, so the same rank takes a
 //! much higher level there. Komi 7, from the two-move openings of
-//! `tools/openings/go-19x19.sgf`, 4 to 10 games a match, 80 games in all: GNU Go levels 10
-//! (stated) and 1, Pachi 12.90 (no DCNN) at 1000 and 500 playouts (its least), and our own full
-//! engine (no temperature) at 1000 and 250 playouts for the levels that lose every game to GNU
-//! Go and Pachi. Levels 6, 8, 9, 12 and 14 (594, 1,250, 1,813, 5,528 and 11,623 playouts)
-//! fitted at 360 +/- 278, 611 +/- 318, 845 +/- 300, 949 +/- 207 and 1323 +/- 219, so ranks run
-//! from 17 kyu to 8 kyu; level 12 lost all ten games to GNU Go level 10, and only level 14 came
-//! near it (2-1-3). A first table: its intervals want more games.
+//! `tools/openings/go-19x19.sgf`, 4 to 6 games a match, 58 games in all, played with the
+//! 19x19 learned priors (which beat the engine without them 24-0 at 1000 playouts, so the
+//! first ladder's table no longer held). References: GNU Go levels 10 (stated 1400) and 1,
+//! Pachi 12.90 (no DCNN) at 500 playouts (its least), and the engine without the 19x19 priors
+//! (the commit before them) at 1000 and 250 playouts, for the low levels; all but GNU Go
+//! level 10 keep the ratings the first ladder fitted them at (889, 1285, 652 and 69: its 80
+//! games tied them to GNU Go level 10 through our levels). Levels 3, 6, 9, 12 and 14 (195,
+//! 594, 1,813, 5,528 and 11,623 playouts) fitted at 216 +/- 372, 592 +/- 241, 977 +/- 230,
+//! 1342 +/- 244 and 1470 +/- 348, so ranks run from 18 kyu to 7 kyu; level 14 scored 2-1-1
+//! against GNU Go level 10 (the first ladder's level 14, without the priors: 2-1-3). Wide
+//! intervals: a table to refine with more games.
 //!
 //! `tetrarch-tune calibrate -game go [-size 19]` replays a ladder and prints a new table.
 
@@ -36,20 +40,20 @@ pub const ELO: EloTable = EloTable {
     scale: "GNU Go 3.8 level 10 on 9x9 = 7 kyu = 1400",
 };
 
-/// The 19x19 table (see the module doc: a first ladder, with wide intervals).
+/// The 19x19 table (see the module doc: the ladder of the 19x19 learned priors; wide intervals).
 pub const ELO_19X19: EloTable = EloTable {
     anchors: &[
-        (360, 6.0),
-        (611, 8.0),
-        (845, 9.0),
-        (949, 12.0),
-        (1323, 14.0),
+        (216, 3.0),
+        (592, 6.0),
+        (977, 9.0),
+        (1343, 12.0),
+        (1470, 14.0),
     ],
     scale: "GNU Go 3.8 level 10 on 19x19 = 7 kyu = 1400",
 };
 
 /// The table of a board size. A playout buys far less on a big board, so a rank needs more
-/// playouts there: boards up to 11x11 use the 9x9 table, bigger ones the 19x19 table (13x13
+/// playouts there: boards up to 12x12 use the 9x9 table, 13x13 and up the 19x19 table (13x13
 /// is not measured; its play is closer to 19x19's, with whole-board fights and big
 /// frameworks).
 pub fn table(size: usize) -> EloTable {
@@ -60,9 +64,10 @@ pub fn table(size: usize) -> EloTable {
     }
 }
 
-/// Whether a board of `size` reads ranks through [`ELO_19X19`].
+/// Whether a board of `size` reads ranks through [`ELO_19X19`]: a big board
+/// ([`super::board::is_big_size`]), played the 19x19 way.
 pub fn uses_19x19_table(size: usize) -> bool {
-    size > 11
+    super::board::is_big_size(size)
 }
 
 /// Every board size's table.
