@@ -19,8 +19,9 @@
 //! - passing, a group of its own.
 //!
 //! The fitted gammas ship in `learned_priors` (9x9) and `learned_priors_19x19` (generated), one
-//! table per board class; a feature missing there has gamma 1. Computing a move's features costs eight transforms of up to 40 points each: meant for
-//! node expansion and training, not for every playout move.
+//! table per board class ([`gammas`]); a feature missing there has gamma 1. Computing a move's
+//! features costs eight transforms of up to 40 points each: meant for node expansion and
+//! training, not for every playout move.
 
 use std::collections::HashMap;
 
@@ -386,12 +387,12 @@ impl Gammas {
     }
 }
 
-/// Gammas fitted on 9x9 games, for boards below 13x13.
+/// Gammas fitted on 9x9 games, for the boards below `board::BIG_SIZE`.
 static SMALL: Lazy<Gammas> = Lazy::new(|| {
     use super::learned_priors as t;
     Gammas::from_table(t::RADIUS, t::GAMMAS)
 });
-/// Gammas fitted on 19x19 games, for 13x13 and up: big-board play differs from 9x9's in
+/// Gammas fitted on 19x19 games, for the big boards: big-board play differs from 9x9's in
 /// what matters most (the opening's corners and lines, and fights with room around them).
 static BIG: Lazy<Gammas> = Lazy::new(|| {
     use super::learned_priors_19x19 as t;
