@@ -463,6 +463,18 @@ mod tests {
         assert_ne!(key(&a, DIAMOND2), key(&e, DIAMOND2));
     }
 
+    /// The candidates of `b`, their strengths under its shipped table, and the strongest's index.
+    fn ranked(b: &Board) -> (Vec<Move>, Vec<f32>, usize) {
+        let mut moves = Vec::new();
+        candidates(b, &mut moves);
+        let mut s = Vec::new();
+        move_strengths(b, &moves, &mut s);
+        let best = (0..moves.len())
+            .max_by(|&i, &j| s[i].total_cmp(&s[j]))
+            .unwrap();
+        (moves, s, best)
+    }
+
     #[test]
     fn shipped_gammas_prefer_capturing_the_last_move() {
         if gammas(&Board::new(9)).is_empty() {
@@ -471,13 +483,7 @@ mod tests {
         // White has just played E5 into atari: taking it at E4 is the model's choice, far
         // ahead of a first-line move in the corner.
         let b = board(&["D5", "A9", "F5", "A8", "E6", "E5"]);
-        let mut moves = Vec::new();
-        candidates(&b, &mut moves);
-        let mut s = Vec::new();
-        move_strengths(&b, &moves, &mut s);
-        let best = (0..moves.len())
-            .max_by(|&i, &j| s[i].total_cmp(&s[j]))
-            .unwrap();
+        let (moves, s, best) = ranked(&b);
         assert_eq!(b.vertex(moves[best]), "E4");
         let at = |v: &str| s[moves.iter().position(|&m| b.vertex(m) == v).unwrap()];
         assert!(at("E4") > 10.0 * at("J1"));
@@ -493,13 +499,7 @@ mod tests {
         assert!(!std::ptr::eq(gammas(&b), gammas(&Board::new(9))));
         // On the empty board the model's first choice is on the third or fourth line near a
         // corner, far ahead of the corner's 1-1 point and of the centre's tengen.
-        let mut moves = Vec::new();
-        candidates(&b, &mut moves);
-        let mut s = Vec::new();
-        move_strengths(&b, &moves, &mut s);
-        let best = (0..moves.len())
-            .max_by(|&i, &j| s[i].total_cmp(&s[j]))
-            .unwrap();
+        let (moves, s, best) = ranked(&b);
         let (x, y) = b.coords(moves[best].point().unwrap());
         let near = |c: usize| c.min(18 - c);
         assert!(
