@@ -447,7 +447,7 @@ fn current_table(plan: &Plan) -> tetrarch::strength::EloTable {
 
 /// The name of that table's constant in the source.
 fn table_name(plan: &Plan) -> &'static str {
-    if plan.game == "go" && tetrarch::games::go::strength::uses_19x19_table(plan.size as usize) {
+    if plan.game == "go" && tetrarch::games::go::board::is_big_size(plan.size as usize) {
         "ELO_19X19"
     } else {
         "ELO"

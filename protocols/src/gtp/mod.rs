@@ -93,7 +93,7 @@ impl GtpArgs {
             s.seed = seed;
         }
         if let Some(level) = self.level {
-            s.strength = options::level_strength(level.clamp(0.0, 20.0));
+            s.strength = Strength::from_level(level.clamp(0.0, 20.0));
         }
         if let Some(rank) = &self.rank {
             s.strength = options::rank_strength(rank).unwrap_or_default();

@@ -10,7 +10,6 @@
 
 use tetrarch::games::go::strength::{self, Strength};
 use tetrarch::games::go::GoEngine;
-use tetrarch::mcts::skill::PlayoutSkill;
 
 use crate::options::{Dialect, Effect, Kind, Opt};
 
@@ -59,7 +58,7 @@ pub fn table() -> Vec<Opt<GoEngine>> {
             Ok(Engine)
         }),
         Opt::new("level", Kind::real(20.0, 0.0, 20.0), |e, _, x| {
-            e.settings.strength = level_strength(x.real());
+            e.settings.strength = Strength::from_level(x.real());
             Ok(Engine)
         }),
         Opt::new("overhead", Kind::spin(50, 0, 60_000), |e, _, x| {
@@ -99,11 +98,6 @@ pub fn rank_strength(text: &str) -> Option<Strength> {
     let elo = strength::parse_rank(text)?;
     let (lo, hi) = strength::rank_elo_range();
     (lo..=hi).contains(&elo).then_some(Strength::Rank(elo))
-}
-
-/// The strength of a level: 20 and above is full strength.
-pub fn level_strength(level: f64) -> Strength {
-    PlayoutSkill::from_level(level).map_or(Strength::Full, Strength::Level)
 }
 
 /// The ranks `--rank` and `tetrarch-set rank` accept, for messages.

@@ -53,21 +53,15 @@ pub const ELO_19X19: EloTable = EloTable {
 };
 
 /// The table of a board size. A playout buys far less on a big board, so a rank needs more
-/// playouts there: boards up to 12x12 use the 9x9 table, 13x13 and up the 19x19 table (13x13
-/// is not measured; its play is closer to 19x19's, with whole-board fights and big
-/// frameworks).
+/// playouts there: boards up to 12x12 use the 9x9 table, the big ones (13x13 and up,
+/// [`super::board::is_big_size`]) the 19x19 table (13x13 is not measured; its play is closer
+/// to 19x19's, with whole-board fights and big frameworks).
 pub fn table(size: usize) -> EloTable {
-    if uses_19x19_table(size) {
+    if super::board::is_big_size(size) {
         ELO_19X19
     } else {
         ELO
     }
-}
-
-/// Whether a board of `size` reads ranks through [`ELO_19X19`]: a big board
-/// ([`super::board::is_big_size`]), played the 19x19 way.
-pub fn uses_19x19_table(size: usize) -> bool {
-    super::board::is_big_size(size)
 }
 
 /// Every board size's table.
@@ -87,6 +81,11 @@ pub enum Strength {
 }
 
 impl Strength {
+    /// The strength of a level (0..20): 20 and above is full strength.
+    pub fn from_level(level: f64) -> Strength {
+        PlayoutSkill::from_level(level).map_or(Strength::Full, Strength::Level)
+    }
+
     /// The limiter on a board of `size`, `None` at full strength.
     pub fn skill(self, size: usize) -> Option<PlayoutSkill> {
         match self {
