@@ -122,6 +122,8 @@ and result from the first player's view). Resumable: run the same command again 
   -soft-nodes N            start no new iteration past N nodes (-nodes stays the hard limit)
   -format text|bin         text lines, or 32-byte records for the network trainer (chess)
   -eval-file FILE          play with this chess network instead of the hand-written evaluation
+  -bitbases DIR            draughts: search with the endgame tables in DIR, and end each game
+                           at the first position they hold, with their result
   -quiet                   no progress line
 ";
 
@@ -181,7 +183,29 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
             Some(std::sync::Arc::new(net))
         }
     };
+    let tables = match a.str("bitbases") {
+        None => None,
+        Some(_) if game != "draughts" => {
+            return Err("-bitbases: only draughts has endgame tables".into())
+        }
+        Some(dir) => {
+            let tables = crate::bitbase::load_dir(std::path::Path::new(&dir))
+                .map_err(|e| format!("-bitbases: {e}"))?;
+            if tables.is_empty() {
+                return Err(format!("-bitbases: no tables in '{dir}'"));
+            }
+            cfg.tables = Some(format!("{}-piece", tables.max_pieces()));
+            Some(std::sync::Arc::new(tables))
+        }
+    };
     a.finish()?;
+    if let Some(tables) = tables {
+        use tetrarch::games::draughts::{Board, Eval};
+        cfg.params = <tetrarch::games::Draughts as Game>::search_params();
+        let eval = Eval::default().with_bitbases(Some(tables));
+        let summary = datagen::run::<Board, Eval>(&cfg, eval)?;
+        return print_summary(&cfg, &summary);
+    }
     if let Some(net) = net {
         use tetrarch::games::chess::nnue::ChessEvaluator;
         cfg.params = tetrarch::games::Chess::search_params();

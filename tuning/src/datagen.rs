@@ -19,6 +19,10 @@
 //! fitted to them. Games are adjudicated to save time: a win when the
 //! score has stayed beyond `win_score` for `win_plies` plies, a draw when it has stayed within
 //! `draw_score` for `draw_plies` plies after ply `draw_after`, and a draw at `max_plies`.
+//! An evaluator with endgame tables (draughts with `-bitbases`) also ends a game at the first
+//! position the tables hold, with the tables' result: exact, where self-play at a few thousand
+//! nodes often misplays a won ending, and the rest of the game would teach nothing new. The
+//! position itself is not written (the search scores it exactly, not by evaluation).
 
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
@@ -71,6 +75,9 @@ pub struct DatagenConfig {
     /// A digest of the network file the games are played with (`None`: the game's own
     /// evaluation), so that a resume cannot mix evaluations.
     pub eval_digest: Option<String>,
+    /// The endgame tables the games are adjudicated and searched with, as a short name (how
+    /// many pieces they cover), so that a resume cannot mix runs with and without them.
+    pub tables: Option<String>,
 }
 
 impl DatagenConfig {
@@ -103,6 +110,7 @@ impl DatagenConfig {
             soft_nodes: None,
             binary: false,
             eval_digest: None,
+            tables: None,
         }
     }
 
@@ -120,6 +128,9 @@ impl DatagenConfig {
         }
         if let Some(d) = &self.eval_digest {
             extra.push_str(&format!(" net={d}"));
+        }
+        if let Some(t) = &self.tables {
+            extra.push_str(&format!(" tables={t}"));
         }
         format!(
             "game={} seed={} nodes={} hash={} opening={}-{}/{}/{}/{} book={} win={}/{} draw={}/{}/{} max={}{extra}",
@@ -224,6 +235,8 @@ fn play_game<P: Pack, E: Evaluator<P>>(
     };
     let (mut win_run, mut win_sign, mut draw_run) = (0usize, 0i32, 0usize);
     let mut ply = 0usize;
+    // The engine's evaluator, asked for a table result before each move.
+    let mut tables = engine.evaluator().clone();
     // 2 = first player wins, 1 draw, 0 loss.
     let result: u8 = loop {
         if let Some(outcome) = pos.outcome() {
@@ -236,6 +249,16 @@ fn play_game<P: Pack, E: Evaluator<P>>(
         }
         if ply >= cfg.max_plies {
             break 1;
+        }
+        if let Some(v) = tables.probe(&pos) {
+            // A table draw is exactly DRAW; wins and losses sit in the known-result band.
+            let to_move_first = pos.side_to_move() == Side::First;
+            break match v.signum() {
+                0 => 1,
+                1 if to_move_first => 2,
+                -1 if !to_move_first => 2,
+                _ => 0,
+            };
         }
         let found = selfplay::search(engine, &pos, limits.clone());
         let Some(best) = found.best else {
@@ -566,6 +589,58 @@ mod tests {
         assert!(parse_line("garbage").is_none());
         assert!(parse_line("x | y | 0.5").is_none());
         assert!(parse_line("fen | 3 | 2.0").is_none());
+    }
+
+    /// With endgame tables, a game that starts (or arrives) in them ends there with their
+    /// result and writes nothing of it; without them the same start is played out.
+    #[test]
+    fn endgame_tables_end_a_game_with_their_result() {
+        use tetrarch::games::draughts::bitbase::{generate, order, Bitbases};
+        use tetrarch::games::draughts::{Board, Eval};
+        let mut db = Bitbases::new();
+        for c in order(3) {
+            for t in generate(c, &db, 2, &|_| {}) {
+                db.insert(t);
+            }
+        }
+        let tables = Some(Arc::new(db));
+        let run_one = |start: &str, eval: Eval, tag: &str| {
+            let out = std::env::temp_dir().join(format!(
+                "tetrarch-datagen-tables-{}-{tag}.txt",
+                std::process::id()
+            ));
+            let mut cfg = DatagenConfig::new("draughts", &out);
+            cfg.games = 1;
+            cfg.nodes = 2000;
+            cfg.book = vec![start.to_string()];
+            cfg.opening.min_plies = 0;
+            cfg.opening.max_plies = 0;
+            cfg.opening.nodes = 0;
+            cfg.max_plies = 40;
+            cfg.progress = false;
+            cfg.tables = eval.bitbases().map(|_| "3-piece".into());
+            let summary = run::<Board, Eval>(&cfg, eval).expect("datagen runs");
+            let _ = fs::remove_file(&out);
+            let _ = fs::remove_file(progress_path(&out));
+            summary
+        };
+        let with = || Eval::default().with_bitbases(tables.clone());
+        // Two kings against a man: won for White, whoever is to move.
+        for (i, start) in ["W:WK5,K46:B26", "B:WK5,K46:B26"].into_iter().enumerate() {
+            let s = run_one(start, with(), &format!("won{i}"));
+            assert_eq!(
+                (s.wins, s.draws, s.losses, s.positions),
+                (1, 0, 0, 0),
+                "{start}"
+            );
+        }
+        // Two kings against one king: a draw.
+        let s = run_one("W:WK1,K2:BK46", with(), "draw");
+        assert_eq!((s.wins, s.draws, s.losses, s.positions), (0, 1, 0, 0));
+        // Without the tables the drawn start is played (the evaluation sees two kings
+        // against one), and its positions written.
+        let s = run_one("W:WK1,K2:BK46", Eval::default(), "plain");
+        assert!(s.positions > 0, "{s:?}");
     }
 
     #[test]
