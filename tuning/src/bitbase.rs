@@ -9,6 +9,7 @@
 //! byte form; this file only does the file work and the reporting.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use tetrarch::games::draughts::bitbase::{self, Bitbases, Class, Progress, Table};
@@ -37,6 +38,16 @@ pub fn default_dir() -> Option<PathBuf> {
 /// Reads every table file in `dir` (a missing directory reads as no tables).
 pub fn load_dir(dir: &Path) -> Result<Bitbases, String> {
     Bitbases::load_with(|name| std::fs::read(dir.join(name)).ok())
+}
+
+/// The tables a `-bitbases DIR` option names: at least one, or an error that says which
+/// option failed, worded alike wherever the option is taken.
+pub fn load_option(dir: &str) -> Result<Arc<Bitbases>, String> {
+    let tables = load_dir(Path::new(dir)).map_err(|e| format!("-bitbases: {e}"))?;
+    if tables.is_empty() {
+        return Err(format!("-bitbases: no tables in '{dir}'"));
+    }
+    Ok(Arc::new(tables))
 }
 
 fn read_table(path: &Path, class: Class) -> Result<Option<Table>, String> {

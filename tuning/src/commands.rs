@@ -189,13 +189,9 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
             return Err("-bitbases: only draughts has endgame tables".into())
         }
         Some(dir) => {
-            let tables = crate::bitbase::load_dir(std::path::Path::new(&dir))
-                .map_err(|e| format!("-bitbases: {e}"))?;
-            if tables.is_empty() {
-                return Err(format!("-bitbases: no tables in '{dir}'"));
-            }
+            let tables = crate::bitbase::load_option(&dir)?;
             cfg.tables = Some(format!("{}-piece", tables.max_pieces()));
-            Some(std::sync::Arc::new(tables))
+            Some(tables)
         }
     };
     a.finish()?;

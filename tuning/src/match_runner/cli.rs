@@ -305,12 +305,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         if kind != GameKind::Draughts {
             return Err("-bitbases: only draughts has endgame tables".into());
         }
-        let tables = crate::bitbase::load_dir(std::path::Path::new(&dir))
-            .map_err(|e| format!("-bitbases: {e}"))?;
-        if tables.is_empty() {
-            return Err(format!("-bitbases: no tables in '{dir}'"));
-        }
-        let tables = std::sync::Arc::new(tables);
+        let tables = crate::bitbase::load_option(&dir)?;
         config.rules = Some(std::sync::Arc::new(move |start: Option<&str>| {
             super::rules::draughts_with_tables(start, tables.clone())
         }));
