@@ -206,6 +206,21 @@ pub fn game_rng(seed: u64, g: usize) -> SmallRng {
     SmallRng::seed_from_u64(mix(seed ^ mix(g as u64)))
 }
 
+/// A result for the side to move as the file records it, from the first player's view:
+/// 2 win, 1 draw, 0 loss.
+fn first_player_result(verdict: Verdict, to_move: Side) -> u8 {
+    let first_wins = match verdict {
+        Verdict::Draw => return 1,
+        Verdict::Win => to_move == Side::First,
+        Verdict::Loss => to_move == Side::Second,
+    };
+    if first_wins {
+        2
+    } else {
+        0
+    }
+}
+
 fn play_game<P: Pack, E: Evaluator<P>>(
     engine: &mut Engine<P, E>,
     book: &[P],
@@ -240,25 +255,19 @@ fn play_game<P: Pack, E: Evaluator<P>>(
     // 2 = first player wins, 1 draw, 0 loss.
     let result: u8 = loop {
         if let Some(outcome) = pos.outcome() {
-            let first_wins = match outcome.verdict {
-                Verdict::Draw => break 1,
-                Verdict::Win => pos.side_to_move() == Side::First,
-                Verdict::Loss => pos.side_to_move() == Side::Second,
-            };
-            break if first_wins { 2 } else { 0 };
+            break first_player_result(outcome.verdict, pos.side_to_move());
         }
         if ply >= cfg.max_plies {
             break 1;
         }
         if let Some(v) = tables.probe(&pos) {
             // A table draw is exactly DRAW; wins and losses sit in the known-result band.
-            let to_move_first = pos.side_to_move() == Side::First;
-            break match v.signum() {
-                0 => 1,
-                1 if to_move_first => 2,
-                -1 if !to_move_first => 2,
-                _ => 0,
+            let verdict = match v.signum() {
+                0 => Verdict::Draw,
+                1 => Verdict::Win,
+                _ => Verdict::Loss,
             };
+            break first_player_result(verdict, pos.side_to_move());
         }
         let found = selfplay::search(engine, &pos, limits.clone());
         let Some(best) = found.best else {
@@ -595,15 +604,9 @@ mod tests {
     /// result and writes nothing of it; without them the same start is played out.
     #[test]
     fn endgame_tables_end_a_game_with_their_result() {
-        use tetrarch::games::draughts::bitbase::{generate, order, Bitbases};
+        use tetrarch::games::draughts::bitbase::generate_all;
         use tetrarch::games::draughts::{Board, Eval};
-        let mut db = Bitbases::new();
-        for c in order(3) {
-            for t in generate(c, &db, 2, &|_| {}) {
-                db.insert(t);
-            }
-        }
-        let tables = Some(Arc::new(db));
+        let tables = Some(Arc::new(generate_all(3, 2)));
         let run_one = |start: &str, eval: Eval, tag: &str| {
             let out = std::env::temp_dir().join(format!(
                 "tetrarch-datagen-tables-{}-{tag}.txt",

@@ -67,6 +67,18 @@ pub fn order(max_pieces: usize) -> Vec<Class> {
     out
 }
 
+/// Every table of up to `max_pieces` pieces, generated in memory in [`order`] (small sets for
+/// tests and tools; the full sets are written class by class by `tetrarch-tune bitbase`).
+pub fn generate_all(max_pieces: usize, threads: usize) -> Bitbases {
+    let mut db = Bitbases::new();
+    for c in order(max_pieces) {
+        for t in generate(c, &db, threads, &|_| {}) {
+            db.insert(t);
+        }
+    }
+    db
+}
+
 /// The position after White plays `m` in `p`, turned round so that the opponent is White.
 #[inline]
 fn after(p: Pieces, m: Move) -> Pieces {

@@ -29,7 +29,7 @@ pub(crate) mod tests;
 
 use std::sync::Arc;
 
-pub use generate::{generate, order, Progress};
+pub use generate::{generate, generate_all, order, Progress};
 pub use index::{Class, Pieces, MAX_PIECES};
 pub use table::{Table, Wdl};
 pub use verify::{forward_value, verify_class};

@@ -9,18 +9,8 @@ use super::*;
 use crate::game::{GenKind, MoveList, Notation, Position};
 
 /// The tables of up to 3 pieces, generated once for all the tests here.
-pub(crate) static THREE: once_cell::sync::Lazy<Bitbases> = once_cell::sync::Lazy::new(|| build(3));
-
-/// Tables of every class of up to `max` pieces, generated in memory.
-pub(crate) fn build(max: usize) -> Bitbases {
-    let mut db = Bitbases::new();
-    for c in order(max) {
-        for t in generate(c, &db, 2, &|_| {}) {
-            db.insert(t);
-        }
-    }
-    db
-}
+pub(crate) static THREE: once_cell::sync::Lazy<Bitbases> =
+    once_cell::sync::Lazy::new(|| generate_all(3, 2));
 
 fn board_of(p: Pieces, side: Side) -> Board {
     Board::from_parts(p.white, p.black, p.kings, side)
@@ -134,7 +124,7 @@ fn known_endgames() {
 fn no_bitbases_no_probe() {
     let empty = Bitbases::new();
     assert_eq!(empty.probe(&Board::start()), None);
-    let db = build(2);
+    let db = generate_all(2, 2);
     assert_eq!(db.probe(&Board::start()), None);
     assert!(db.probe(&Board::from_text("W:WK1:BK50").unwrap()).is_some());
 }
