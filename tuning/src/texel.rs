@@ -19,10 +19,11 @@ use std::time::Instant;
 use tetrarch::linear::LinearForm;
 
 /// A position's coefficient of one weight pair, scaled to 16 bits by the position's units.
+/// The index is 32 bits: pattern tables (draughts' 4x4 regions) pass 65,536 pairs.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 struct Packed {
-    index: u16,
+    index: u32,
     mg: i16,
     eg: i16,
 }
@@ -56,7 +57,7 @@ pub struct Dataset {
     q_offsets: Vec<u32>,
     quads: Vec<PackedQuad>,
     /// (weight index, coefficient of its midgame half) of the quadratic terms' units.
-    q_units: Vec<(u16, f32)>,
+    q_units: Vec<(u32, f32)>,
 }
 
 impl Dataset {
@@ -90,7 +91,7 @@ impl Dataset {
         };
         let unit = |m: f32| if m > 0.0 { m / 32767.0 } else { 1.0 };
         let units = [unit(max(|t| t.mg)), unit(max(|t| t.eg))];
-        let too_big = |i: u32| i as usize >= self.weights || i > u16::MAX as u32;
+        let too_big = |i: u32| i as usize >= self.weights;
         let bad = form
             .terms
             .iter()
@@ -109,8 +110,7 @@ impl Dataset {
         }
         for q in &form.quadratic {
             let start = self.q_units.len() as u32;
-            self.q_units
-                .extend(q.units.iter().map(|&(i, c)| (i as u16, c)));
+            self.q_units.extend(q.units.iter().copied());
             self.quads.push(PackedQuad {
                 factor: q.factor,
                 constant: q.constant,
@@ -123,7 +123,7 @@ impl Dataset {
         self.q_offsets.push(self.quads.len() as u32);
         for t in &form.terms {
             self.terms.push(Packed {
-                index: t.index as u16,
+                index: t.index,
                 mg: (t.mg / units[0]).round() as i16,
                 eg: (t.eg / units[1]).round() as i16,
             });
