@@ -7,7 +7,8 @@
 //! flag, a move-present flag and the search generation. A reader loads both words and accepts
 //! the entry only when `check ^ data` reproduces its key: a write torn between two threads (each
 //! word is atomic, the pair is not) fails that test like any other key mismatch, so no lock and
-//! no `unsafe` is needed (Hyatt's lockless hashing). The bucket is chosen from the key's high
+//! no `unsafe` is needed (Hyatt's lockless hashing; the one `unsafe` here is the prefetch hint,
+//! [`Table::prefetch`], which touches no data). The bucket is chosen from the key's high
 //! bits by a multiply-shift, so the check bits and the index bits are independent.
 //!
 //! Replacement keeps, per bucket, the entry worth most: an entry of the same key is overwritten
@@ -138,6 +139,25 @@ impl Table {
     fn bucket(&self, key: u64) -> &Bucket {
         let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i]
+    }
+
+    /// Asks the CPU to start loading `key`'s bucket into the cache, so that a probe made a
+    /// little later (the search calls this right after making a move, the child probes once
+    /// its draw and capture checks are done) finds it there instead of waiting on memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let line = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: `_mm_prefetch` is only unsafe because it is an intrinsic with a target
+            // feature (SSE, which every x86_64 CPU has). It is a hint: it reads nothing the
+            // program can observe, writes nothing and cannot fault, whatever the address; and
+            // `line` points into `self.buckets` anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry stored for `key`, if any.

@@ -520,7 +520,10 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
     #[inline(always)]
     fn make(&mut self, m: P::Move) -> P::Undo {
         self.eval.on_make(&self.pos, m);
-        self.pos.make(m)
+        let undo = self.pos.make(m);
+        // The child probes the table first thing: start loading its bucket now.
+        self.tt.prefetch(self.pos.key());
+        undo
     }
 
     #[inline(always)]

@@ -8,7 +8,7 @@
 //! then emits a ~12-instruction bit-twiddling sequence). So on x86-64 the recursion is compiled a
 //! second time with POPCNT enabled and chosen at run time when the CPU has it. Measured on the
 //! development machine: 178 M -> 133 M instructions for perft 5 (callgrind), perft 6 from the
-//! start 0.62-0.72 s -> 0.42-0.48 s. That call is the crate's only `unsafe`, see below.
+//! start 0.62-0.72 s -> 0.42-0.48 s. That call is `unsafe`, see below.
 
 use super::board::Board;
 use super::movegen::CountSink;
