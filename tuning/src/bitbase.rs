@@ -40,9 +40,13 @@ pub fn load_dir(dir: &Path) -> Result<Bitbases, String> {
     Bitbases::load_with(|name| std::fs::read(dir.join(name)).ok())
 }
 
-/// The tables a `-bitbases DIR` option names: at least one, or an error that says which
-/// option failed, worded alike wherever the option is taken.
-pub fn load_option(dir: &str) -> Result<Arc<Bitbases>, String> {
+/// The tables a `-bitbases DIR` option names for `game` (a game's name): at least one, or an
+/// error that says which option failed, worded alike wherever the option is taken. Only
+/// draughts has endgame tables.
+pub fn load_option(game: &str, dir: &str) -> Result<Arc<Bitbases>, String> {
+    if game != "draughts" {
+        return Err("-bitbases: only draughts has endgame tables".into());
+    }
     let tables = load_dir(Path::new(dir)).map_err(|e| format!("-bitbases: {e}"))?;
     if tables.is_empty() {
         return Err(format!("-bitbases: no tables in '{dir}'"));

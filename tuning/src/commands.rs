@@ -185,11 +185,8 @@ pub fn datagen(args: &[String]) -> Result<(), String> {
     };
     let tables = match a.str("bitbases") {
         None => None,
-        Some(_) if game != "draughts" => {
-            return Err("-bitbases: only draughts has endgame tables".into())
-        }
         Some(dir) => {
-            let tables = crate::bitbase::load_option(&dir)?;
+            let tables = crate::bitbase::load_option(&game, &dir)?;
             cfg.tables = Some(format!("{}-piece", tables.max_pieces()));
             Some(tables)
         }

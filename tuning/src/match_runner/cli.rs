@@ -302,10 +302,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         config.komi = k;
     }
     if let Some(dir) = bitbases {
-        if kind != GameKind::Draughts {
-            return Err("-bitbases: only draughts has endgame tables".into());
-        }
-        let tables = crate::bitbase::load_option(&dir)?;
+        let tables = crate::bitbase::load_option(kind.name(), &dir)?;
         config.rules = Some(std::sync::Arc::new(move |start: Option<&str>| {
             super::rules::draughts_with_tables(start, tables.clone())
         }));
