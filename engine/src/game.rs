@@ -223,16 +223,29 @@ pub trait Position: Clone + Send + Sync + 'static {
         false
     }
 
-    /// Whether the legal move `m` would put the opponent in check, told before it is made:
-    /// after `make(m)`, [`in_check`](Position::in_check) answers the same. The search uses it
-    /// to keep checks out of its prunings, which run before the move is made. Games with
-    /// checks answer exactly and cheaply (chess: direct, discovered, promotion, en-passant and
-    /// castling checks; xiangqi: direct and discovered checks, cannon screens made or taken
-    /// away). It may also be asked about a pseudo-legal move not yet tested for legality (the
-    /// cheaper test first): the answer then does not matter, but it must not panic. Default:
-    /// never, as in games without checks.
+    /// What [`gives_check`](Position::gives_check) needs to know about this position: a search
+    /// asks about many moves of one node, so a game computes the position's check geometry
+    /// once ([`check_info`](Position::check_info)) and answers each move from it. `()` in
+    /// games without checks.
+    type CheckInfo: Copy + Default;
+
+    /// The check geometry of this position for [`gives_check`](Position::gives_check).
     #[inline]
-    fn gives_check(&self, _m: Self::Move) -> bool {
+    fn check_info(&self) -> Self::CheckInfo {
+        Self::CheckInfo::default()
+    }
+
+    /// Whether the legal move `m` would put the opponent in check, told before it is made,
+    /// given this position's [`check_info`](Position::check_info): after `make(m)`,
+    /// [`in_check`](Position::in_check) answers the same. The search uses it to keep checks
+    /// out of its prunings, which run before the move is made. Games with checks answer
+    /// exactly and cheaply (chess: direct, discovered, promotion, en-passant and castling
+    /// checks; xiangqi: direct and discovered checks, cannon screens made or taken away). It
+    /// may also be asked about a pseudo-legal move not yet tested for legality (the cheaper
+    /// test first): the answer then does not matter, but it must not panic. Default: never,
+    /// as in games without checks.
+    #[inline]
+    fn gives_check(&self, _info: &Self::CheckInfo, _m: Self::Move) -> bool {
         false
     }
 

@@ -36,12 +36,12 @@ fn check_all<P: Position>(b: &mut P) -> (usize, usize) {
     let mut pseudo = MoveList::new();
     b.generate(GenKind::All, &mut pseudo);
     for &m in &pseudo {
-        let _ = b.gives_check(m);
+        let _ = b.gives_check(&b.check_info(), m);
     }
     let moves = legal(b);
     let mut checks = 0;
     for &m in &moves {
-        let told = b.gives_check(m);
+        let told = b.gives_check(&b.check_info(), m);
         let undo = b.make(m);
         let truth = b.in_check();
         b.unmake(m, undo);

@@ -191,6 +191,11 @@ impl<M: Copy + Eq> Picker<M> {
                         if self.is_special(m) {
                             continue;
                         }
+                        if self.unordered_quiets {
+                            // They come out as generated: no history to read.
+                            self.moves.push((m, 0));
+                            continue;
+                        }
                         let idx = pos.move_index(m);
                         let score = hist.quiet(side, idx)
                             + hist.cont(self.cont[0], idx)

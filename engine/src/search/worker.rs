@@ -830,6 +830,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         // Set once late-move or futility pruning has given up on the quiet moves that do not
         // give check.
         let mut quiets_pruned = false;
+        let check_info = self.pos.check_info();
 
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             if Some(m) == excluded {
@@ -843,7 +844,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
             move_count += 1;
             let noisy = self.pos.is_noisy(m);
-            let gives_check = P::HAS_CHECKS && self.pos.gives_check(m);
+            let gives_check = P::HAS_CHECKS && self.pos.gives_check(&check_info, m);
             // Once the quiet moves that do not check are given up, skip them before their
             // history is read: the picker still yields every quiet (for the checks among
             // them), and those reads would cost more than the moves' own tests.
@@ -1332,9 +1333,13 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         if P::QUIESCENCE_CHECKS && horizon && !no_stand && best < beta {
             let mut quiets = MoveList::new();
             self.pos.generate(GenKind::Quiet, &mut quiets);
+            let check_info = self.pos.check_info();
             for &m in quiets.iter() {
                 // The check test first: it is the cheaper one, and most quiet moves fail it.
-                if !self.pos.gives_check(m) || !self.pos.is_legal(m) || !self.pos.see_ge(m, 0) {
+                if !self.pos.gives_check(&check_info, m)
+                    || !self.pos.is_legal(m)
+                    || !self.pos.see_ge(m, 0)
+                {
                     continue;
                 }
                 self.stack[ply].mv = Some(m);

@@ -8,6 +8,7 @@
 //! en-passant square is recorded (and hashed) only if an en-passant capture is legal, so
 //! transpositions meet in one key.
 
+use super::bitboard::{squares, Bitboard};
 use super::board::{Board, CastlingSetup, Undo};
 use super::types::{code_kind, piece_code, Color, Move, PieceKind, Square, NO_PIECE};
 use super::zobrist::KEYS;
@@ -218,70 +219,74 @@ impl Board {
         self.history.pop();
     }
 
-    /// Whether the legal move `m` gives check, told before it is made.
-    ///
-    /// Ordinary moves and promotions (all but a few per cent of moves) take the fast path: a
-    /// direct check by the piece as it lands (a promoted pawn as its new kind), tested with a
-    /// table lookup and, for a slider, one `between` mask against the occupancy after the move;
-    /// then a discovered check, which is possible only when the origin shares a line with the
-    /// enemy king and the target leaves that line, and which costs one slider lookup from the
-    /// king. Castling and en passant, whose occupancy changes on more than two squares (the
-    /// castling rook, the pawn taken en passant), take [`gives_check_by_occupancy`]
-    /// (Board::gives_check_by_occupancy).
+    /// What [`gives_check_with`](Board::gives_check_with) needs to know about this position,
+    /// computed once for all the moves of a search node.
+    pub fn check_info(&self) -> CheckInfo {
+        use super::attacks::{between, bishop_attacks, bishop_rays, knight_attacks, pawn_attacks};
+        use super::attacks::{rook_attacks, rook_rays};
+        let us = self.side;
+        let king = self.king_square(!us);
+        let occ = self.occupied();
+        let diagonal = bishop_attacks(king, occ);
+        let straight = rook_attacks(king, occ);
+        let k = &self.by_kind;
+        let own = self.by_color[us.index()];
+        let queens = k[PieceKind::Queen.index()];
+        let snipers = ((k[PieceKind::Bishop.index()] | queens) & bishop_rays(king)
+            | (k[PieceKind::Rook.index()] | queens) & rook_rays(king))
+            & own;
+        let mut discoverers = 0;
+        for s in squares(snipers) {
+            let blockers = between(king, s) & occ;
+            if blockers & (blockers.wrapping_sub(1)) == 0 {
+                discoverers |= blockers & own;
+            }
+        }
+        CheckInfo {
+            king,
+            direct: [
+                pawn_attacks(!us, king),
+                knight_attacks(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+                0,
+            ],
+            discoverers,
+        }
+    }
+
+    /// [`gives_check`](Board::gives_check) with the node's [`CheckInfo`]: a table lookup for a
+    /// direct check and one for a discovered one. Exact for every move that changes only its
+    /// origin and target (all but promotions, castling and en passant, which take the general
+    /// path): a slider that moves away from the enemy king along the line it attacks along
+    /// cannot uncover its own check, since it would then have been giving check already.
     #[inline]
-    pub fn gives_check(&self, m: Move) -> bool {
-        use super::attacks::{between, bishop_rays, knight_attacks, line, pawn_attacks, rook_rays};
-        if m.is_castle() || m.is_en_passant() {
+    pub fn gives_check_with(&self, info: &CheckInfo, m: Move) -> bool {
+        if m.is_castle() || m.is_en_passant() || m.is_promotion() {
             return self.gives_check_by_occupancy(m);
         }
-        let us = self.side;
         let from = m.from();
         let to = m.to();
         let code = self.mailbox[from.index()];
         if code == NO_PIECE {
             return false;
         }
-        let eksq = self.king_square(!us);
-        let ek = eksq.bb();
-        let occ = (self.occupied() ^ from.bb()) | to.bb();
-        let kind = m
-            .promotion_kind()
-            .unwrap_or(PieceKind::ALL[code_kind(code).min(5)]);
-        let direct = match kind {
-            PieceKind::Pawn => pawn_attacks(us, to) & ek != 0,
-            PieceKind::Knight => knight_attacks(to) & ek != 0,
-            PieceKind::Bishop => bishop_rays(to) & ek != 0 && between(to, eksq) & occ == 0,
-            PieceKind::Rook => rook_rays(to) & ek != 0 && between(to, eksq) & occ == 0,
-            PieceKind::Queen => {
-                (bishop_rays(to) | rook_rays(to)) & ek != 0 && between(to, eksq) & occ == 0
-            }
-            PieceKind::King => false,
-        };
-        if direct {
-            return true;
-        }
-        // Discovered: the origin must lie on a line through the enemy king, and the target off
-        // it (a piece moving along the line still blocks it). Only a slider of ours on that
-        // line, looking along it, can be uncovered.
-        let ray = line(eksq, from);
-        if ray == 0 || ray & to.bb() != 0 {
-            return false;
-        }
-        let k = &self.by_kind;
-        let own = self.by_color[us.index()] & !from.bb();
-        let queens = k[PieceKind::Queen.index()];
-        if bishop_rays(eksq) & from.bb() != 0 {
-            let bq = (k[PieceKind::Bishop.index()] | queens) & own & ray;
-            bq != 0 && super::attacks::bishop_attacks(eksq, occ) & bq != 0
-        } else {
-            let rq = (k[PieceKind::Rook.index()] | queens) & own & ray;
-            rq != 0 && super::attacks::rook_attacks(eksq, occ) & rq != 0
-        }
+        info.direct[code_kind(code).min(5)] & to.bb() != 0
+            || (info.discoverers & from.bb() != 0
+                && super::attacks::line(info.king, from) & to.bb() == 0)
+    }
+
+    /// Whether the legal move `m` gives check, told before it is made: direct, discovered,
+    /// promotion, en-passant and castling checks. A search asks about many moves of one
+    /// position, and takes [`check_info`](Board::check_info) once for all of them.
+    pub fn gives_check(&self, m: Move) -> bool {
+        self.gives_check_with(&self.check_info(), m)
     }
 
     /// Whether the legal move `m` gives check, tested on the occupancy after the move, so
     /// direct, discovered, castling-rook, promotion and en-passant checks are all seen. The
-    /// general path of [`gives_check`](Board::gives_check), and its test oracle.
+    /// general path of [`gives_check_with`](Board::gives_check_with), and its test oracle.
     pub fn gives_check_by_occupancy(&self, m: Move) -> bool {
         use super::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
         let us = self.side;
@@ -342,4 +347,15 @@ impl Color {
             Color::Black => -8,
         }
     }
+}
+
+/// A position's check geometry from the mover's side, for telling cheaply which of its moves
+/// give check: the squares from which each kind of piece would attack the enemy king over the
+/// present occupancy, and the mover's pieces that alone block one of its own sliders from it.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct CheckInfo {
+    king: Square,
+    /// By landing kind, pawn to king (a king never checks directly).
+    direct: [Bitboard; 6],
+    discoverers: Bitboard,
 }

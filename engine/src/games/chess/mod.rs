@@ -35,5 +35,6 @@ pub use board::{
     WHITE_QUEENSIDE,
 };
 pub use fen::START_FEN;
+pub use makemove::CheckInfo;
 pub use notation::move_text;
 pub use types::{Color, Move, PieceKind, Square};

@@ -7,6 +7,7 @@
 
 use super::board::{Board, Undo, PIECE_VALUES};
 use super::fen::{parse_fen, write_fen, START_FEN};
+use super::makemove::CheckInfo;
 use super::movegen::ListSink;
 use super::types::{code_kind, Color, Move, PieceKind};
 use crate::game::{
@@ -16,6 +17,7 @@ use crate::game::{
 impl Position for Board {
     type Move = Move;
     type Undo = Undo;
+    type CheckInfo = CheckInfo;
 
     const NULL_MOVE_OK: bool = true;
     const HAS_CHECKS: bool = true;
@@ -72,8 +74,13 @@ impl Position for Board {
     }
 
     #[inline]
-    fn gives_check(&self, m: Move) -> bool {
-        Board::gives_check(self, m)
+    fn check_info(&self) -> CheckInfo {
+        Board::check_info(self)
+    }
+
+    #[inline]
+    fn gives_check(&self, info: &CheckInfo, m: Move) -> bool {
+        Board::gives_check_with(self, info, m)
     }
 
     #[inline]

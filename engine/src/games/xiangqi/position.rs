@@ -20,6 +20,7 @@ const MOVE_INDEX_SPACE: usize = 14 * 90;
 
 impl Position for Board {
     type Move = Move;
+    type CheckInfo = ();
     type Undo = Undo;
 
     const NULL_MOVE_OK: bool = true;
@@ -68,7 +69,7 @@ impl Position for Board {
     }
 
     #[inline]
-    fn gives_check(&self, m: Move) -> bool {
+    fn gives_check(&self, _info: &(), m: Move) -> bool {
         self.core.gives_check(m)
     }
 
