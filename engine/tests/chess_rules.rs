@@ -715,6 +715,45 @@ fn dead_positions() {
 
 // ---------------------------------------------------------------- SEE and checks
 
+/// `see_ge` decides most calls by two bounds before playing out the exchange: over the moves
+/// of random games, and thresholds around each move's exchange value, it answers exactly as
+/// the played-out value does.
+#[test]
+fn see_ge_agrees_with_the_played_out_exchange() {
+    let mut rng = SmallRng::seed_from_u64(17);
+    let mut asked = 0;
+    for _ in 0..60 {
+        let mut b = board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        for _ in 0..80 {
+            let list = moves(&b);
+            if list.is_empty() {
+                break;
+            }
+            for &m in list.iter() {
+                let v = b.see_value(m);
+                for t in [v - 1, v, v + 1, 0, -100, 100, rng.gen_range(-1200..1200)] {
+                    assert_eq!(
+                        b.see_ge(m, t),
+                        v >= t,
+                        "{} {m:?} threshold {t}",
+                        b.to_text()
+                    );
+                    asked += 1;
+                }
+            }
+            // Captures half the time, so that exchanges get played out and boards thin.
+            let captures: Vec<Move> = list.iter().copied().filter(|&m| b.is_noisy(m)).collect();
+            let m = if !captures.is_empty() && rng.gen_bool(0.5) {
+                captures[rng.gen_range(0..captures.len())]
+            } else {
+                list[rng.gen_range(0..list.len())]
+            };
+            b.make(m);
+        }
+    }
+    assert!(asked > 100_000, "only {asked} questions");
+}
+
 #[test]
 fn static_exchange() {
     // Rook takes an undefended pawn.

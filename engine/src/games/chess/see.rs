@@ -1,12 +1,13 @@
 //! Static exchange evaluation and capture ordering values.
 //!
-//! Scheme: `see_ge` plays out the captures on the target square, each side always recapturing
-//! with its least valuable attacker, and asks whether the side to move ends at least
-//! `threshold` up. It keeps a list of speculative gains (`gain[d]` = what the side making
-//! capture `d` has won if the exchange stops after it) and folds it back with the rule that
-//! either side may stop capturing when continuing loses. Sliders hidden behind a capturer
-//! (x-rays) join as the pieces in front leave the occupancy. A king recaptures only onto a
-//! square the other side no longer attacks. Pins are ignored, as usual for SEE.
+//! Scheme: `see_value` plays out the captures on the target square, each side always
+//! recapturing with its least valuable attacker. It keeps a list of speculative gains
+//! (`gain[d]` = what the side making capture `d` has won if the exchange stops after it) and
+//! folds it back with the rule that either side may stop capturing when continuing loses.
+//! Sliders hidden behind a capturer (x-rays) join as the pieces in front leave the occupancy. A
+//! king recaptures only onto a square the other side no longer attacks. Pins are ignored, as
+//! usual for SEE. `see_ge` asks whether the mover ends at least `threshold` up; two bounds on
+//! the exchange decide most of its calls before any attacker is looked up.
 
 use super::attacks::{bishop_attacks, rook_attacks};
 use super::bitboard::{lsb, Bitboard};
@@ -56,10 +57,34 @@ impl Board {
         if m.is_castle() {
             return threshold <= 0;
         }
+        let Some(moving) = self.kind_at(m.from()) else {
+            return threshold <= 0;
+        };
+        // The exchange is worth at most what the first capture wins (the other side may
+        // always decline to recapture) and at least that less the piece now on the square
+        // (we may always stop after their recapture): most calls are decided by these two
+        // bounds, with no attacker looked up.
+        let first = self.captured_value(m) + Board::promotion_gain(m);
+        if first < threshold {
+            return false;
+        }
+        let on_square = m.promotion_kind().unwrap_or(moving);
+        if first - PIECE_VALUES[on_square.index()] >= threshold {
+            return true;
+        }
+        self.see_value(m) >= threshold
+    }
+
+    /// What `m` wins after the exchanges on its target square, both sides capturing with
+    /// their least valuable attacker and stopping when going on would lose.
+    pub fn see_value(&self, m: Move) -> i32 {
+        if m.is_castle() {
+            return 0;
+        }
         let from = m.from();
         let to = m.to();
         let Some(mut on_square) = self.kind_at(from) else {
-            return threshold <= 0;
+            return 0;
         };
         let mut occ = self.occupied() ^ from.bb();
         if m.is_en_passant() {
@@ -108,7 +133,7 @@ impl Board {
             gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
             d -= 1;
         }
-        gain[0] >= threshold
+        gain[0]
     }
 
     /// The least valuable piece in `set` and its square.
