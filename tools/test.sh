@@ -7,6 +7,8 @@ bash tools/install-test-deps.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --profile ci
+# The tuning build's options (search parameters as UCI options and Hub params, for SPSA).
+cargo test --profile ci -p tetrarch-protocols --features tuning tuning_builds
 cargo build --profile ci -p tetrarch-protocols
 export TETRARCH="$PWD/target/ci/tetrarch"
 cargo build --profile ci -p tetrarch-tuning

@@ -59,8 +59,9 @@ enum Command {
     /// Play draughts over DXP: `--listen [PORT]` (follower) or `--connect HOST:PORT`.
     Dxp(hub::dxp::DxpArgs),
     /// Print the search parameters as OpenBench's SPSA input (`name, int, default, min, max,
-    /// c_end, r_end`); a build with the `tuning` feature accepts them as UCI options.
-    Spsa,
+    /// c_end, r_end`); a build with the `tuning` feature accepts them as UCI options (and as
+    /// Hub params for draughts).
+    Spsa(spsa::SpsaArgs),
 }
 
 /// UCI commands that may be given as arguments (each argument one command line). `uci` is not
@@ -100,7 +101,7 @@ fn main() -> ExitCode {
         Some(Command::Hub) => hub::run(Input::stdin(), out, None),
         Some(Command::Perft(args)) => return perft::run(&args),
         Some(Command::Bench(args)) => return bench::run(&args),
-        Some(Command::Spsa) => spsa::run(),
+        Some(Command::Spsa(args)) => return spsa::run(&args),
         Some(Command::Dxp(args)) => return hub::dxp::run(&args),
     }
     ExitCode::SUCCESS

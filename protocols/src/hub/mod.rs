@@ -32,6 +32,7 @@ use tetrarch::games::{Draughts, Game};
 use tetrarch::limits::Limits;
 use tetrarch::report::{Iteration, Reporter, ScoreBound};
 use tetrarch::score::{Score, MATE, MATE_IN_MAX_PLY};
+use tetrarch::search::params::TUNABLE;
 use tetrarch::search::{Engine, Options};
 use tetrarch::time::Clock;
 
@@ -596,7 +597,7 @@ const SCAN_ONLY: &[&str] = &["book", "book-ply", "book-margin", "bb-size", "tt-s
 /// the session at once (set-param is only run while no search runs).
 fn params(s: &Session) -> Vec<Opt<Session>> {
     let o = s.engine.options();
-    vec![
+    let mut list: Vec<Opt<Session>> = vec![
         Opt::new("variant", Kind::combo("normal", &["normal"]), |_, _, _| {
             Ok(Effect::Stored)
         }),
@@ -682,7 +683,24 @@ fn params(s: &Session) -> Vec<Opt<Session>> {
             s.set_eval(&s.eval_name.clone(), eval);
             Ok(Effect::Engine)
         }),
-    ]
+    ];
+    if cfg!(feature = "tuning") {
+        // The search parameters, for SPSA through the match runner. One that draughts has
+        // switched off (its value outside the tunable range) stays off.
+        for t in TUNABLE {
+            let Some(current) = o.params.get(t.name).filter(|v| (t.min..=t.max).contains(v)) else {
+                continue;
+            };
+            let kind = Kind::spin(current as i64, t.min as i64, t.max as i64);
+            list.push(Opt::new(t.name, kind, |s, name, x| {
+                let mut params = s.engine.options().params;
+                params.set(name, x.int() as i32);
+                s.engine.set_params(params);
+                Ok(Effect::Engine)
+            }));
+        }
+    }
+    list
 }
 
 /// Hub's spellings: `true`/`false`; errors as `<name> must be ...` with the value clipped.

@@ -123,6 +123,36 @@ fn handshake_declares_params_as_pairs() {
     hub.quit();
 }
 
+/// A tuning build declares draughts' search parameters as params, with draughts' values; a
+/// set takes effect, and a parameter draughts switched off is not offered.
+#[cfg(feature = "tuning")]
+#[test]
+fn tuning_builds_declare_search_parameters() {
+    let hub = Hub::start();
+    hub.send("hub");
+    let wait = hub.wait_for("wait", 0);
+    let lines = hub.lines();
+    assert!(lines[..wait]
+        .iter()
+        .any(|l| l.starts_with("param name=lmr_base value=80 type=int")));
+    assert!(lines[..wait]
+        .iter()
+        .any(|l| l.starts_with("param name=alpha_raise_depth value=0 ")));
+    assert!(!lines[..wait].iter().any(|l| l.contains("name=fp_depth ")));
+    hub.send("set-param name=lmr_base value=120");
+    let at = hub.sync();
+    assert!(!hub.lines()[wait..at].iter().any(|l| l.starts_with("error")));
+    hub.send("set-param name=fp_depth value=5");
+    let from = hub.sync();
+    assert!(hub.lines()[at..from].iter().any(|l| l.starts_with("error")));
+    hub.send("hub");
+    let again = hub.wait_for("wait", from);
+    assert!(hub.lines()[from..again]
+        .iter()
+        .any(|l| l.starts_with("param name=lmr_base value=120 ")));
+    hub.quit();
+}
+
 #[test]
 fn think_reports_info_then_one_done_with_a_legal_move() {
     let hub = Hub::start();
