@@ -28,10 +28,7 @@ pub fn lines(defaults: &Params) -> Vec<String> {
     TUNABLE
         .iter()
         .filter_map(|t| {
-            let default = defaults.get(t.name).unwrap_or(t.min);
-            if !(t.min..=t.max).contains(&default) {
-                return None;
-            }
+            let default = t.tuned_value(defaults)?;
             let c_end = ((t.max - t.min) as f64 / 20.0).max(0.5);
             Some(format!(
                 "{}, int, {default}, {}, {}, {}, 0.002",

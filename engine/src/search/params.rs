@@ -149,6 +149,16 @@ pub struct Tunable {
     pub field: fn(&mut Params) -> &mut i32,
 }
 
+impl Tunable {
+    /// This field's value in `params`, when a tuner may move it there: `None` when the game
+    /// has switched the feature off with a value outside the range (draughts' futility depth
+    /// and razoring), which tuning must leave off.
+    pub fn tuned_value(&self, params: &Params) -> Option<i32> {
+        let mut copy = *params;
+        Some(*(self.field)(&mut copy)).filter(|v| (self.min..=self.max).contains(v))
+    }
+}
+
 macro_rules! tunables {
     ($($name:ident: $min:expr, $max:expr;)*) => {
         /// Every field of [`Params`] with the range a tuner may explore.
@@ -234,5 +244,19 @@ mod tests {
         assert_eq!(p.get("rfp_margin"), Some(99));
         assert!(!p.set("rfp_margin", 10_000));
         assert!(!p.set("no_such", 1));
+    }
+
+    #[test]
+    fn a_switched_off_field_has_no_tuned_value() {
+        let fp_depth = TUNABLE.iter().find(|t| t.name == "fp_depth").unwrap();
+        assert_eq!(
+            fp_depth.tuned_value(&Params::DEFAULT),
+            Some(Params::DEFAULT.fp_depth)
+        );
+        let off = Params {
+            fp_depth: 0,
+            ..Params::DEFAULT
+        };
+        assert_eq!(fp_depth.tuned_value(&off), None);
     }
 }

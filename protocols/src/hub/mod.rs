@@ -685,10 +685,10 @@ fn params(s: &Session) -> Vec<Opt<Session>> {
         }),
     ];
     if cfg!(feature = "tuning") {
-        // The search parameters, for SPSA through the match runner. One that draughts has
-        // switched off (its value outside the tunable range) stays off.
+        // The search parameters, for SPSA through the match runner; one that draughts has
+        // switched off stays off.
         for t in TUNABLE {
-            let Some(current) = o.params.get(t.name).filter(|v| (t.min..=t.max).contains(v)) else {
+            let Some(current) = t.tuned_value(&o.params) else {
                 continue;
             };
             let kind = Kind::spin(current as i64, t.min as i64, t.max as i64);

@@ -147,7 +147,10 @@ pub fn table() -> Vec<Opt<Values>> {
     if cfg!(feature = "tuning") {
         let defaults = Params::DEFAULT;
         for p in TUNABLE {
-            let default = defaults.get(p.name).unwrap_or(p.min) as i64;
+            let Some(default) = p.tuned_value(&defaults) else {
+                continue;
+            };
+            let default = default as i64;
             t.push(Opt::new(
                 p.name,
                 Kind::spin(default, p.min as i64, p.max as i64),
