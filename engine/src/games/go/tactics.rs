@@ -3,9 +3,10 @@
 //! Scheme: a group with two liberties, the attacker to move, is *in a ladder* when the
 //! attacker can atari it on one liberty, the defender's only answer is to extend on the other,
 //! and that repeats until the group is captured: the defender never captures an attacking
-//! stone and never reaches three liberties. The reader tries both ataris at each step on
-//! copies of the board (a per-thread stack of scratch boards, so nothing is allocated after
-//! the first use) within a small node budget; an unfinished read counts as an escape.
+//! stone and never reaches three liberties. The reader plays the sequence out on one copy of
+//! the board, and copies again only where both ataris at a step are worth trying (a
+//! per-thread stack of scratch boards, so nothing is allocated after the first use), within a
+//! small node budget; an unfinished read counts as an escape.
 //!
 //! A *nakade* self-atari is a move that puts a small group (at most three stones) into atari
 //! inside a space the opponent encloses on its own: the group's last liberty touches nothing
@@ -134,20 +135,22 @@ impl Board {
         }
         with_stack(|stack| {
             let mut budget = BUDGET;
-            ladder(stack, self, g, side.flip(), &mut budget)
+            let (b, rest) = stack.split_first_mut().unwrap();
+            b.copy_position_from(self);
+            ladder(rest, b, g, side.flip(), &mut budget)
         })
     }
 }
 
-/// Longest ladder read, in atari-extension pairs.
-const MAX_LADDER: usize = 30;
+/// Scratch boards a read can use: the starting copy, and one for each atari tried with
+/// another still to try, which the budget bounds.
+const SCRATCH_BOARDS: usize = BUDGET as usize + 1;
 
-/// Runs `f` with this thread's scratch boards (created on first use, one per ply a ladder
-/// read can reach).
+/// Runs `f` with this thread's scratch boards (created on first use).
 fn with_stack<T>(f: impl FnOnce(&mut [Box<Board>]) -> T) -> T {
     STACK.with(|stack| {
         let mut stack = stack.borrow_mut();
-        while stack.len() < 2 * MAX_LADDER + 4 {
+        while stack.len() < SCRATCH_BOARDS {
             stack.push(Box::new(Board::scratch()));
         }
         f(&mut stack)
@@ -155,11 +158,13 @@ fn with_stack<T>(f: impl FnOnce(&mut [Box<Board>]) -> T) -> T {
 }
 
 /// With the defender's group at `g` on two liberties and the attacker to move on `b`: the
-/// atari that leads to capture, if any. Positions after each atari go to `stack[0]`, deeper
-/// reading to the rest.
+/// atari that leads to capture, if any. `b` is a scratch board the read may play on: the last
+/// atari tried is played on `b` itself, and only an atari with another still to try after it
+/// is read on a copy (`stack[0]`, deeper branches on the rest). Most ladders have one atari
+/// worth trying at each step, so a read of any length costs about one copy of the board.
 fn ladder(
     stack: &mut [Box<Board>],
-    b: &Board,
+    b: &mut Board,
     g: usize,
     defender: Side,
     budget: &mut u32,
@@ -169,21 +174,47 @@ fn ladder(
     if b.liberties(b.group_of(g), 2, &mut libs) != 2 {
         return None;
     }
-    let (c, rest) = stack.split_first_mut()?;
-    for &a in &libs {
-        if *budget == 0 || rest.is_empty() {
+    // An atari whose escape point has three empty neighbours besides the atari itself gives
+    // the defender three liberties when it extends: no ladder there, and nothing to read to
+    // see it. The other atari, if it stays, is read first.
+    let open = |a: u16, e: u16| {
+        b.neighbours(e as usize)
+            .iter()
+            .filter(|&&q| q != a as usize && b.at(q) == super::board::EMPTY)
+            .count()
+    };
+    let (o0, o1) = (open(libs[0], libs[1]), open(libs[1], libs[0]));
+    if o1 < o0 {
+        libs.swap(0, 1);
+    }
+    // The ataris worth reading: legal, not capturable at once, and not answered by three
+    // liberties.
+    let mut tries = [0usize; 2];
+    let mut n = 0;
+    for (&a, open) in libs.iter().zip([o0.min(o1), o0.max(o1)]) {
+        let a = a as usize;
+        if open < 3 && b.is_legal_fast(a, attacker) && b.libs_after(a, attacker, 2).0 >= 2 {
+            tries[n] = a;
+            n += 1;
+        }
+    }
+    for (i, &a) in tries[..n].iter().enumerate() {
+        if *budget == 0 {
             return None;
         }
         *budget -= 1;
-        let a = a as usize;
-        // The atari must be legal and must not itself be capturable at once.
-        if !b.is_legal_fast(a, attacker) || b.libs_after(a, attacker, 2).0 < 2 {
-            continue;
-        }
-        c.copy_position_from(b);
-        c.set_to_move(attacker);
-        c.play_fast(super::Move::at(a));
-        if defender_loses(rest, c, g, defender, budget) {
+        let works = if i + 1 < n {
+            let (c, rest) = stack.split_first_mut()?;
+            c.copy_position_from(b);
+            c.set_to_move(attacker);
+            c.play_fast(super::Move::at(a));
+            defender_loses(rest, c, g, defender, budget)
+        } else {
+            b.set_to_move(attacker);
+            b.play_fast(super::Move::at(a));
+            defender_loses(stack, b, g, defender, budget)
+        };
+        if works {
             return Some(a);
         }
     }
@@ -303,5 +334,129 @@ mod tests {
         assert!(!b.extends_into_ladder(pt(&b, "E4"), Side::Second));
         let b = board(9, &["C4", "D5", "D3", "E3"], &["D4"]);
         assert!(b.extends_into_ladder(pt(&b, "E4"), Side::Second));
+    }
+}
+
+/// The reader against a plain one that reads every atari on a fresh copy of the board, with
+/// the same choices and the same budget: playing the last atari on the board itself must not
+/// change any answer.
+#[cfg(test)]
+mod reference {
+    use super::*;
+    use crate::games::go::board::EMPTY;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    fn ladder_ref(b: &Board, g: usize, defender: Side, budget: &mut u32) -> Option<usize> {
+        let attacker = defender.flip();
+        let mut libs = [0u16; 2];
+        if b.liberties(b.group_of(g), 2, &mut libs) != 2 {
+            return None;
+        }
+        let open = |a: u16, e: u16| {
+            b.neighbours(e as usize)
+                .iter()
+                .filter(|&&q| q != a as usize && b.at(q) == EMPTY)
+                .count()
+        };
+        let (o0, o1) = (open(libs[0], libs[1]), open(libs[1], libs[0]));
+        if o1 < o0 {
+            libs.swap(0, 1);
+        }
+        for (&a, open) in libs.iter().zip([o0.min(o1), o0.max(o1)]) {
+            let a = a as usize;
+            if open >= 3 || !b.is_legal_fast(a, attacker) || b.libs_after(a, attacker, 2).0 < 2 {
+                continue;
+            }
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            let mut c = b.clone();
+            c.set_to_move(attacker);
+            c.play_fast(super::super::Move::at(a));
+            if defender_loses_ref(&mut c, g, defender, budget) {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    fn defender_loses_ref(c: &mut Board, g: usize, defender: Side, budget: &mut u32) -> bool {
+        let head = c.group_of(g);
+        if !c.in_atari(head) {
+            return false;
+        }
+        let enemy = stone(defender.flip());
+        for s in c.group_stones(head) {
+            for q in c.neighbours(s) {
+                if c.at(q) == enemy && c.in_atari(c.group_of(q)) {
+                    return false;
+                }
+            }
+        }
+        let lib = c.atari_liberty(head);
+        if !c.is_legal_fast(lib, defender) {
+            return true;
+        }
+        c.set_to_move(defender);
+        c.play_fast(super::super::Move::at(lib));
+        match c.liberty_count(c.group_of(g), 3) {
+            0 | 1 => true,
+            2 => ladder_ref(c, g, defender, budget).is_some(),
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn reading_on_the_board_itself_answers_as_reading_on_copies() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let (mut groups, mut ladders) = (0, 0);
+        for game in 0..60 {
+            let size = [9, 13, 19][game % 3];
+            let mut b = Board::new(size);
+            let moves = rng.gen_range(10..size * size * 2 / 3);
+            for _ in 0..moves {
+                let side = b.to_move();
+                let legal: Vec<usize> = b
+                    .board_points()
+                    .filter(|&p| b.at(p) == EMPTY && b.is_legal_fast(p, side) && !b.is_eye(p, side))
+                    .collect();
+                if legal.is_empty() {
+                    break;
+                }
+                b.play_fast(super::super::Move::at(legal[rng.gen_range(0..legal.len())]));
+            }
+            for p in b.board_points() {
+                let c = b.at(p);
+                if c == EMPTY || b.group_of(p) != p {
+                    continue;
+                }
+                if b.liberty_count(p, 3) != 2 {
+                    continue;
+                }
+                groups += 1;
+                let defender = if c == stone(Side::First) {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                let fast = with_stack(|stack| {
+                    let mut budget = BUDGET;
+                    let (s, rest) = stack.split_first_mut().unwrap();
+                    s.copy_position_from(&b);
+                    ladder(rest, s, p, defender, &mut budget)
+                });
+                let mut budget = BUDGET;
+                let plain = ladder_ref(&b, p, defender, &mut budget);
+                assert_eq!(fast, plain, "game {game}, group at {p}\n{b:?}");
+                ladders += fast.is_some() as usize;
+            }
+        }
+        // The positions must hold both kinds of answer for the comparison to mean anything.
+        assert!(
+            groups > 200 && ladders > 20,
+            "{groups} groups, {ladders} ladders"
+        );
     }
 }
