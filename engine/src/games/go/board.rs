@@ -129,8 +129,8 @@ struct Group {
     lib_sum: u32,
     /// Sum of squares of pseudo-liberty points.
     lib_sq: u32,
-    /// Xor of the Zobrist keys of the group's stones.
-    hash: u64,
+    // No key of the group's own: twelve bytes keep the board small to copy (the ladder
+    // reader and every simulation copy it), and a captured group's stones are walked anyway.
 }
 
 impl Group {
@@ -596,6 +596,12 @@ impl Board {
         true
     }
 
+    /// Xor of the Zobrist keys of the stones of the group with head `g`.
+    fn group_hash(&self, g: usize) -> u64 {
+        let c = self.colour[g];
+        self.group_stones(g).fold(0, |h, s| h ^ zobrist(c, s))
+    }
+
     /// The key after `side` plays at `p` (legal under simple ko), captures included.
     pub fn hash_after(&self, p: usize, side: Side) -> u64 {
         let me = stone(side);
@@ -614,7 +620,7 @@ impl Board {
             seen[n] = g;
             n += 1;
             if self.groups[g as usize].in_atari() {
-                h ^= self.groups[g as usize].hash;
+                h ^= self.group_hash(g as usize);
             }
         }
         h
@@ -745,15 +751,13 @@ impl Board {
         self.colour[p] = me;
         self.head[p] = p as u16;
         self.next[p] = p as u16;
-        let key = zobrist(me, p);
         self.groups[p] = Group {
             libs: 0,
             size: 1,
             lib_sum: 0,
             lib_sq: 0,
-            hash: key,
         };
-        self.hash ^= key;
+        self.hash ^= zobrist(me, p);
 
         let nb = self.neighbours(p);
         for &q in &nb {
@@ -819,16 +823,15 @@ impl Board {
         bg.size += sm.size;
         bg.lib_sum += sm.lib_sum;
         bg.lib_sq += sm.lib_sq;
-        bg.hash ^= sm.hash;
     }
 
     /// Removes a captured group; returns its size.
     fn remove_group(&mut self, g: usize) -> usize {
         let colour = self.colour[g];
         let size = self.groups[g].size as usize;
-        self.hash ^= self.groups[g].hash;
         let mut s = g;
         loop {
+            self.hash ^= zobrist(colour, s);
             self.colour[s] = EMPTY;
             self.add_empty(s);
             for q in self.neighbours(s) {
@@ -1214,13 +1217,12 @@ impl Board {
                     }
                     if g == p {
                         // Recount this group.
-                        let (mut libs, mut sum, mut sq, mut size, mut h) = (0u32, 0u32, 0u32, 0, 0);
+                        let (mut libs, mut sum, mut sq, mut size) = (0u32, 0u32, 0u32, 0);
                         for s in self.group_stones(g) {
                             if self.head[s] as usize != g || self.colour[s] != c {
                                 return Err(format!("stone list broken at {}", self.point_name(s)));
                             }
                             size += 1;
-                            h ^= zobrist(c, s);
                             for q in self.neighbours(s) {
                                 if self.colour[q] == EMPTY {
                                     libs += 1;
@@ -1243,7 +1245,6 @@ impl Board {
                             || gr.lib_sum != sum
                             || gr.lib_sq != sq
                             || gr.size as usize != size
-                            || gr.hash != h
                         {
                             return Err(format!("group data wrong at {}", self.point_name(g)));
                         }
