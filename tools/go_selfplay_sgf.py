@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""GNU Go self-play over GTP, one SGF file per game, for fitting Go move priors.
+"""GNU Go or Pachi self-play over GTP, one SGF file per game, for fitting Go move priors.
 
-One gnugo process plays both colours (genmove b / genmove w alternately) until two passes
-in a row or a move cap, then `printsgf` writes the record. Each game gets its own seed and
-a level drawn from the given list, so the games differ. Resumable: a game whose file
-exists is skipped, so rerunning the same command continues where it stopped. Progress goes
-to stderr. Run it under `nice -n 19`; it runs one engine process at a time.
+One engine process plays both colours (genmove b / genmove w alternately) until two passes
+in a row, a resignation or a move cap, and the moves are written as SGF. Each game gets its
+own seed, and with GNU Go a level drawn from the given list, so the games differ; Pachi plays
+a fixed number of playouts a move on one thread (`--playouts`), so its games are the same on
+any machine and load. Resumable: a game whose file exists is skipped, so rerunning the same
+command continues where it stopped. Progress goes to stderr. Run it under `nice -n 19`; it
+runs one engine process at a time.
 
 usage: go_selfplay_sgf.py OUTDIR --size 9 --games 300 [--levels 1,3,5,8,10] [--first-seed 1]
+       go_selfplay_sgf.py OUTDIR --engine pachi --pachi PATH --playouts 5000 --size 9 ...
 """
 import argparse
 import os
@@ -45,10 +48,9 @@ def sgf_point(mv, size):
     return "abcdefghijklmnopqrstuvwxyz"[col] + "abcdefghijklmnopqrstuvwxyz"[row]
 
 
-def play_one(gnugo, size, level, seed, path):
+def play_one(cmd, name, size, seed, path):
     proc = subprocess.Popen(
-        [gnugo, "--mode", "gtp", "--level", str(level), "--seed", str(seed), "--chinese-rules", "--komi", "7.5"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         gtp(proc, f"boardsize {size}")
         gtp(proc, "komi 7.5")
@@ -65,7 +67,7 @@ def play_one(gnugo, size, level, seed, path):
             colour = "w" if colour == "b" else "b"
         if result == "?":
             result = gtp(proc, "final_score")
-        body = (f"(;GM[1]FF[4]SZ[{size}]KM[7.5]RU[Chinese]PB[gnugo-L{level}]PW[gnugo-L{level}]"
+        body = (f"(;GM[1]FF[4]SZ[{size}]KM[7.5]RU[Chinese]PB[{name}]PW[{name}]"
                 f"RE[{result}]GC[seed {seed}]\n" + "".join(nodes) + ")\n")
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
@@ -89,17 +91,28 @@ def main():
     ap.add_argument("--levels", default="1,3,5,7,9,10")
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--gnugo", default="/usr/games/gnugo")
+    ap.add_argument("--engine", choices=["gnugo", "pachi"], default="gnugo")
+    ap.add_argument("--pachi", default="pachi", help="the Pachi binary")
+    ap.add_argument("--playouts", type=int, default=5000, help="Pachi's playouts a move")
     a = ap.parse_args()
     levels = [int(x) for x in a.levels.split(",")]
     os.makedirs(a.outdir, exist_ok=True)
     start = time.time()
     for i in range(a.games):
         seed = a.first_seed + i
-        level = levels[i % len(levels)]
-        path = os.path.join(a.outdir, f"gnugo-{a.size}x{a.size}-L{level}-s{seed}.sgf")
+        if a.engine == "gnugo":
+            level = levels[i % len(levels)]
+            name = f"gnugo-L{level}"
+            cmd = [a.gnugo, "--mode", "gtp", "--level", str(level), "--seed", str(seed),
+                   "--chinese-rules", "--komi", "7.5"]
+        else:
+            name = f"pachi-p{a.playouts}"
+            cmd = [a.pachi, "-s", str(seed), "-t", f"={a.playouts}", "-D", "threads=1"]
+        path = os.path.join(a.outdir, f"{name.split('-')[0]}-{a.size}x{a.size}-"
+                            f"{name.split('-')[1]}-s{seed}.sgf")
         if os.path.exists(path):
             continue
-        n = play_one(a.gnugo, a.size, level, seed, path)
+        n = play_one(cmd, name, a.size, seed, path)
         print(f"[{i + 1}/{a.games}] {os.path.basename(path)} {n} moves "
               f"{time.time() - start:.0f}s", file=sys.stderr, flush=True)
 
