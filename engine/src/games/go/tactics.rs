@@ -170,34 +170,7 @@ fn ladder(
     budget: &mut u32,
 ) -> Option<usize> {
     let attacker = defender.flip();
-    let mut libs = [0u16; 2];
-    if b.liberties(b.group_of(g), 2, &mut libs) != 2 {
-        return None;
-    }
-    // An atari whose escape point has three empty neighbours besides the atari itself gives
-    // the defender three liberties when it extends: no ladder there, and nothing to read to
-    // see it. The other atari, if it stays, is read first.
-    let open = |a: u16, e: u16| {
-        b.neighbours(e as usize)
-            .iter()
-            .filter(|&&q| q != a as usize && b.at(q) == super::board::EMPTY)
-            .count()
-    };
-    let (o0, o1) = (open(libs[0], libs[1]), open(libs[1], libs[0]));
-    if o1 < o0 {
-        libs.swap(0, 1);
-    }
-    // The ataris worth reading: legal, not capturable at once, and not answered by three
-    // liberties.
-    let mut tries = [0usize; 2];
-    let mut n = 0;
-    for (&a, open) in libs.iter().zip([o0.min(o1), o0.max(o1)]) {
-        let a = a as usize;
-        if open < 3 && b.is_legal_fast(a, attacker) && b.libs_after(a, attacker, 2).0 >= 2 {
-            tries[n] = a;
-            n += 1;
-        }
-    }
+    let (tries, n) = ataris_to_read(b, g, attacker);
     for (i, &a) in tries[..n].iter().enumerate() {
         if *budget == 0 {
             return None;
@@ -208,11 +181,11 @@ fn ladder(
             c.copy_position_from(b);
             c.set_to_move(attacker);
             c.play_fast(super::Move::at(a));
-            defender_loses(rest, c, g, defender, budget)
+            defender_loses(c, g, defender, |c| ladder(rest, c, g, defender, budget))
         } else {
             b.set_to_move(attacker);
             b.play_fast(super::Move::at(a));
-            defender_loses(stack, b, g, defender, budget)
+            defender_loses(b, g, defender, |b| ladder(stack, b, g, defender, budget))
         };
         if works {
             return Some(a);
@@ -221,14 +194,46 @@ fn ladder(
     None
 }
 
+/// The ataris worth reading against the group at `g` on two liberties, `attacker` to move on
+/// `b`, and how many there are (0 to 2): legal, not capturable at once, and not answered by
+/// three liberties. An atari whose escape point has three empty neighbours besides the atari
+/// itself gives the defender three liberties when it extends: no ladder there, and nothing to
+/// read to see it. The atari with the more closed escape comes first.
+fn ataris_to_read(b: &Board, g: usize, attacker: Side) -> ([usize; 2], usize) {
+    let mut tries = [0usize; 2];
+    let mut libs = [0u16; 2];
+    if b.liberties(b.group_of(g), 2, &mut libs) != 2 {
+        return (tries, 0);
+    }
+    let open = |a: u16, e: u16| {
+        b.neighbours(e as usize)
+            .iter()
+            .filter(|&&q| q != a as usize && b.at(q) == super::board::EMPTY)
+            .count()
+    };
+    let (o0, o1) = (open(libs[0], libs[1]), open(libs[1], libs[0]));
+    if o1 < o0 {
+        libs.swap(0, 1);
+    }
+    let mut n = 0;
+    for (&a, open) in libs.iter().zip([o0.min(o1), o0.max(o1)]) {
+        let a = a as usize;
+        if open < 3 && b.is_legal_fast(a, attacker) && b.libs_after(a, attacker, 2).0 >= 2 {
+            tries[n] = a;
+            n += 1;
+        }
+    }
+    (tries, n)
+}
+
 /// The defender's group at `g` is in atari on `c` (defender to move): whether every answer
-/// fails (it cannot capture an attacker, and extending gives at most a further ladder).
+/// fails (it cannot capture an attacker, and extending gives at most a further ladder, which
+/// `read_on` reads on `c` with the attacker to move).
 fn defender_loses(
-    stack: &mut [Box<Board>],
     c: &mut Board,
     g: usize,
     defender: Side,
-    budget: &mut u32,
+    read_on: impl FnOnce(&mut Board) -> Option<usize>,
 ) -> bool {
     let head = c.group_of(g);
     if !c.in_atari(head) {
@@ -251,7 +256,7 @@ fn defender_loses(
     c.play_fast(super::Move::at(lib));
     match c.liberty_count(c.group_of(g), 3) {
         0 | 1 => true,
-        2 => ladder(stack, c, g, defender, budget).is_some(),
+        2 => read_on(c).is_some(),
         _ => false,
     }
 }
@@ -349,25 +354,8 @@ mod reference {
 
     fn ladder_ref(b: &Board, g: usize, defender: Side, budget: &mut u32) -> Option<usize> {
         let attacker = defender.flip();
-        let mut libs = [0u16; 2];
-        if b.liberties(b.group_of(g), 2, &mut libs) != 2 {
-            return None;
-        }
-        let open = |a: u16, e: u16| {
-            b.neighbours(e as usize)
-                .iter()
-                .filter(|&&q| q != a as usize && b.at(q) == EMPTY)
-                .count()
-        };
-        let (o0, o1) = (open(libs[0], libs[1]), open(libs[1], libs[0]));
-        if o1 < o0 {
-            libs.swap(0, 1);
-        }
-        for (&a, open) in libs.iter().zip([o0.min(o1), o0.max(o1)]) {
-            let a = a as usize;
-            if open >= 3 || !b.is_legal_fast(a, attacker) || b.libs_after(a, attacker, 2).0 < 2 {
-                continue;
-            }
+        let (tries, n) = ataris_to_read(b, g, attacker);
+        for &a in &tries[..n] {
             if *budget == 0 {
                 return None;
             }
@@ -375,37 +363,11 @@ mod reference {
             let mut c = b.clone();
             c.set_to_move(attacker);
             c.play_fast(super::super::Move::at(a));
-            if defender_loses_ref(&mut c, g, defender, budget) {
+            if defender_loses(&mut c, g, defender, |c| ladder_ref(c, g, defender, budget)) {
                 return Some(a);
             }
         }
         None
-    }
-
-    fn defender_loses_ref(c: &mut Board, g: usize, defender: Side, budget: &mut u32) -> bool {
-        let head = c.group_of(g);
-        if !c.in_atari(head) {
-            return false;
-        }
-        let enemy = stone(defender.flip());
-        for s in c.group_stones(head) {
-            for q in c.neighbours(s) {
-                if c.at(q) == enemy && c.in_atari(c.group_of(q)) {
-                    return false;
-                }
-            }
-        }
-        let lib = c.atari_liberty(head);
-        if !c.is_legal_fast(lib, defender) {
-            return true;
-        }
-        c.set_to_move(defender);
-        c.play_fast(super::super::Move::at(lib));
-        match c.liberty_count(c.group_of(g), 3) {
-            0 | 1 => true,
-            2 => ladder_ref(c, g, defender, budget).is_some(),
-            _ => false,
-        }
     }
 
     #[test]
