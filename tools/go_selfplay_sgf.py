@@ -4,8 +4,8 @@
 One engine process plays both colours (genmove b / genmove w alternately) until two passes
 in a row, a resignation or a move cap, and the moves are written as SGF. Each game gets its
 own seed, and with GNU Go a level drawn from the given list, so the games differ; Pachi plays
-a fixed number of playouts a move on one thread (`--playouts`), so its games are the same on
-any machine and load. Resumable: a game whose file exists is skipped, so rerunning the same
+a fixed number of playouts a move on one thread (`--playouts`), so its strength does not
+depend on the machine or its load. Resumable: a game whose file exists is skipped, so rerunning the same
 command continues where it stopped. Progress goes to stderr. Run it under `nice -n 19`; it
 runs one engine process at a time.
 
@@ -100,19 +100,18 @@ def main():
     start = time.time()
     for i in range(a.games):
         seed = a.first_seed + i
+        # The player's setting: a GNU Go level, or Pachi's playouts.
         if a.engine == "gnugo":
-            level = levels[i % len(levels)]
-            name = f"gnugo-L{level}"
-            cmd = [a.gnugo, "--mode", "gtp", "--level", str(level), "--seed", str(seed),
+            setting = f"L{levels[i % len(levels)]}"
+            cmd = [a.gnugo, "--mode", "gtp", "--level", setting[1:], "--seed", str(seed),
                    "--chinese-rules", "--komi", "7.5"]
         else:
-            name = f"pachi-p{a.playouts}"
+            setting = f"p{a.playouts}"
             cmd = [a.pachi, "-s", str(seed), "-t", f"={a.playouts}", "-D", "threads=1"]
-        path = os.path.join(a.outdir, f"{name.split('-')[0]}-{a.size}x{a.size}-"
-                            f"{name.split('-')[1]}-s{seed}.sgf")
+        path = os.path.join(a.outdir, f"{a.engine}-{a.size}x{a.size}-{setting}-s{seed}.sgf")
         if os.path.exists(path):
             continue
-        n = play_one(cmd, name, a.size, seed, path)
+        n = play_one(cmd, f"{a.engine}-{setting}", a.size, seed, path)
         print(f"[{i + 1}/{a.games}] {os.path.basename(path)} {n} moves "
               f"{time.time() - start:.0f}s", file=sys.stderr, flush=True)
 
