@@ -393,6 +393,11 @@ fn engine(
                     .parse()
                     .map_err(|_| format!("timemargin: '{v}' is not a whole number"))?
             }
+            // One line each: a line break inside would send two commands that the runner
+            // reads one answer for, and every later answer would belong to the wrong command.
+            "initstr" if v.contains(['\n', '\r']) => {
+                return Err("initstr: one command per initstr= (no line breaks)".into())
+            }
             "initstr" => e.init.push(v.clone()),
             "stderr" => e.launch.stderr = Some(v.clone()),
             "host" => e.host = v.clone(),
@@ -522,6 +527,16 @@ mod tests {
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }
+        // Split on spaces by `args`, so built by hand: one initstr with a line break.
+        let mut two_lines = args("-engine cmd=a -engine cmd=b");
+        two_lines.push("initstr=set a 1\nset b 2".into());
+        let err = parse(&two_lines)
+            .err()
+            .expect("a line break in initstr is refused");
+        assert!(err.contains("initstr"), "{err}");
+        two_lines.pop();
+        two_lines.extend(["initstr=set a 1".into(), "initstr=set b 2".into()]);
+        assert_eq!(parse(&two_lines).unwrap().engines[1].init.len(), 2);
         let same = parse(&args("-engine cmd=x -engine cmd=x")).unwrap();
         assert_ne!(same.engines[0].name, same.engines[1].name);
     }
