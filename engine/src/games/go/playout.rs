@@ -26,7 +26,10 @@
 //! Below 13x13 (its gammas were fitted on 9x9) the priors add (or, with `prior_learned_only`,
 //! use instead) the learned Bradley-Terry move model of `move_features`, weighted by the
 //! `prior_learned` knob, at nodes that reach `prior_learned_visits` visits (the tree's
-//! `refine` hook): computing the model for every new node costs more than it gains.
+//! `refine` hook): computing the model for every new node costs more than it gains. A move's
+//! share of that weight is the square root of its strength over the best move's, or, with
+//! `prior_learned_form 1`, of its probability under the model, then counted as wins only (as
+//! Pachi counts its pattern prior), so an unlikely move gets almost no prior at all.
 //!
 //! The tree's priors use the same knowledge, as equivalent experience (virtual wins and
 //! visits): captures, atari escapes, working ladders, two-liberty fights, patterns and
@@ -539,6 +542,7 @@ impl Board {
         // Whether they are on here is `learned_prior_visits`'s to say.
         let learned = with_learned;
         let hand = !(learned && knobs::get(K::PRIOR_LEARNED_ONLY) != 0);
+        let probability_form = knobs::get(K::PRIOR_LEARNED_FORM) == 1;
         // On the stack: the search allocates nothing per node.
         let mut learned_moves: ArrayVec<Move, { super::board::MAX_POINTS }> = ArrayVec::new();
         let mut strengths: ArrayVec<f32, { super::board::MAX_POINTS }> = ArrayVec::new();
@@ -550,9 +554,16 @@ impl Board {
                 }
             }
             move_features::move_strengths(self, &learned_moves, &mut strengths);
-            let best = strengths.iter().cloned().fold(f32::MIN_POSITIVE, f32::max);
+            // The strengths become the share of `learned_k` a move wins: relative to the best
+            // move's, or (form 1, all wins) as the move's probability under the model.
+            let norm = if probability_form {
+                strengths.iter().sum::<f32>()
+            } else {
+                strengths.iter().cloned().fold(0.0, f32::max)
+            }
+            .max(f32::MIN_POSITIVE);
             for s in &mut strengths {
-                *s = (*s / best).sqrt();
+                *s = (*s / norm).sqrt();
             }
         }
         let mut next_learned = 0;
@@ -567,8 +578,13 @@ impl Board {
                 // Same order as `learned_moves`.
                 let r = strengths[next_learned];
                 next_learned += 1;
-                visits += learned_k;
-                wins += learned_k * r;
+                if probability_form {
+                    visits += learned_k * r;
+                    wins += learned_k * r;
+                } else {
+                    visits += learned_k;
+                    wins += learned_k * r;
+                }
             }
             if !hand {
                 out.push(Prior {
