@@ -270,10 +270,18 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let mut depth = 0;
         loop {
             depth += 1;
-            // A depth some thread has already completed is in the table: start past it.
+            // A depth some thread has already completed is in the table: start past it. The
+            // main thread (with one line) starts at it instead: its first poll sees the depth
+            // done and adopts that thread's result, so its reports and time checks still pass
+            // through every completed depth, up to the limit. Skipping it outright left a
+            // search whose helper finished the last depth first without a report of it.
             let team = job.signals.team_depth();
             if team >= depth {
-                depth = team + 1;
+                depth = if self.main && job.multipv == 1 {
+                    team
+                } else {
+                    team + 1
+                };
             }
             if depth > max_depth {
                 break;
