@@ -5,9 +5,9 @@ One engine process plays both colours (genmove b / genmove w alternately) until 
 in a row, a resignation or a move cap, and the moves are written as SGF. Each game gets its
 own seed, and with GNU Go a level drawn from the given list, so the games differ; Pachi plays
 a fixed number of playouts a move on one thread (`--playouts`), so its strength does not
-depend on the machine or its load. Resumable: a game whose file exists is skipped, so rerunning the same
-command continues where it stopped. Progress goes to stderr. Run it under `nice -n 19`; it
-runs one engine process at a time.
+depend on the machine or its load. Resumable: a game whose file exists is skipped, so
+rerunning the same command continues where it stopped. Progress goes to stderr. Run it under
+`nice -n 19`; it runs one engine process at a time.
 
 usage: go_selfplay_sgf.py OUTDIR --size 9 --games 300 [--levels 1,3,5,8,10] [--first-seed 1]
        go_selfplay_sgf.py OUTDIR --engine pachi --pachi PATH --playouts 5000 --size 9 ...
@@ -102,8 +102,9 @@ def main():
         seed = a.first_seed + i
         # The player's setting: a GNU Go level, or Pachi's playouts.
         if a.engine == "gnugo":
-            setting = f"L{levels[i % len(levels)]}"
-            cmd = [a.gnugo, "--mode", "gtp", "--level", setting[1:], "--seed", str(seed),
+            level = levels[i % len(levels)]
+            setting = f"L{level}"
+            cmd = [a.gnugo, "--mode", "gtp", "--level", str(level), "--seed", str(seed),
                    "--chinese-rules", "--komi", "7.5"]
         else:
             setting = f"p{a.playouts}"

@@ -68,7 +68,7 @@ knobs! {
     PRIOR_LINE3 = "prior_line3", 14, "priors (13x13 up): wins and visits on the third and fourth lines in open areas";
     PRIOR_CORNER = "prior_corner", 14, "priors (13x13 up): wins and visits on the 3-3, 3-4 and 4-4 points of an empty corner";
     PRIOR_PASS = "prior_pass", 10, "priors: visits at 0.1 for a pass";
-    PRIOR_LEARNED = "prior_learned", 40, "priors: visits for the learned move priors, won in proportion to the square root of a move's strength over the best's (0: off)";
+    PRIOR_LEARNED = "prior_learned", 40, "priors: weight of the learned move priors, in visits of equivalent experience, shared out as `prior_learned_form` says (0: off)";
     PRIOR_LEARNED_FORM = "prior_learned_form", 0, "priors: how the learned priors count: 0 as `prior_learned` visits won in proportion to the square root of a move's strength over the best's, 1 as wins in as many visits, `prior_learned` times the square root of the move's probability (its strength over the sum)";
     PRIOR_LEARNED_ONLY = "prior_learned_only", 0, "priors: 1 to use the learned priors in place of the hand-written ones (captures, patterns, nearness ...)";
     PRIOR_LEARNED_VISITS = "prior_learned_visits", 16, "priors: visits at which a node gets the learned priors (0: every new node, which costs 3.5x the search time; 16 costs about 1.1x)";

@@ -578,13 +578,13 @@ impl Board {
                 // Same order as `learned_moves`.
                 let r = strengths[next_learned];
                 next_learned += 1;
-                if probability_form {
-                    visits += learned_k * r;
-                    wins += learned_k * r;
+                // Form 1 counts wins only: as many visits as wins.
+                visits += if probability_form {
+                    learned_k * r
                 } else {
-                    visits += learned_k;
-                    wins += learned_k * r;
-                }
+                    learned_k
+                };
+                wins += learned_k * r;
             }
             if !hand {
                 out.push(Prior {
