@@ -155,13 +155,42 @@ fn rel(b: &Board, x: i32, y: i32, side: Side) -> u64 {
     }
 }
 
+/// For each transform, the index of the point each diamond point is read from: entry `i` of
+/// transform `t` is the index of `t(DIAMOND[i])` in `DIAMOND`. The 3x3 neighbourhood's table
+/// is the same over `SQUARE`. Computed once, so a key is built by indexing alone.
+static DIAMOND_PERM: Lazy<[[u8; 40]; 8]> = Lazy::new(|| {
+    let d = &*DIAMOND;
+    let mut perm = [[0u8; 40]; 8];
+    for (t, row) in TRANSFORMS.iter().zip(perm.iter_mut()) {
+        for (i, &(dx, dy)) in d.iter().enumerate() {
+            let to = t(dx, dy);
+            row[i] = d
+                .iter()
+                .position(|&o| o == to)
+                .expect("a diamond maps onto itself") as u8;
+        }
+    }
+    perm
+});
+static SQUARE_PERM: Lazy<[[u8; 8]; 8]> = Lazy::new(|| {
+    let mut perm = [[0u8; 8]; 8];
+    for (t, row) in TRANSFORMS.iter().zip(perm.iter_mut()) {
+        for (i, &(dx, dy)) in SQUARE.iter().enumerate() {
+            let to = t(dx, dy);
+            row[i] = SQUARE
+                .iter()
+                .position(|&o| o == to)
+                .expect("the square maps onto itself") as u8;
+        }
+    }
+    perm
+});
+
 /// The canonical key of the 3x3 neighbourhood of (x, y) with liberties: 4 bits a point
-/// (colour, and for a stone its liberties 1, 2, 3+).
+/// (colour, and for a stone its liberties 1, 2, 3+), the smallest over the 8 transforms.
 fn pat3_key(b: &Board, x: i32, y: i32, side: Side) -> u64 {
-    let mut vals = [0u64; 9];
-    let mut best = u64::MAX;
-    // Values by offset index in SQUARE, computed once.
-    for (i, &(dx, dy)) in SQUARE.iter().enumerate() {
+    let mut vals = [0u64; 8];
+    for (v, &(dx, dy)) in vals.iter_mut().zip(SQUARE.iter()) {
         let (qx, qy) = (x + dx, y + dy);
         let c = rel(b, qx, qy, side);
         let libs = if c == 1 || c == 2 {
@@ -170,41 +199,42 @@ fn pat3_key(b: &Board, x: i32, y: i32, side: Side) -> u64 {
         } else {
             0
         };
-        vals[i] = c | libs << 2;
+        *v = c | libs << 2;
     }
-    for t in TRANSFORMS {
-        let mut key = 0u64;
-        for &(dx, dy) in &SQUARE {
-            let (tx, ty) = t(dx, dy);
-            let i = SQUARE.iter().position(|&o| o == (tx, ty)).unwrap();
-            key = key << 4 | vals[i];
-        }
-        best = best.min(key);
-    }
-    best
+    SQUARE_PERM
+        .iter()
+        .map(|row| row.iter().fold(0u64, |key, &i| key << 4 | vals[i as usize]))
+        .min()
+        .unwrap_or(0)
 }
 
 /// Canonical hashes of the diamonds of radius 2 up to `radius` around (x, y): colours only
-/// (larger radii are left 0). Each point is read from the board once, into a local grid
-/// that the 8 transforms then read.
+/// (larger radii are left 0). Each diamond's key is its points' colours, 2 bits each in
+/// `DIAMOND` order (radius 2 is the first 12 points, 3 the first 24, 4 all 40), the smallest
+/// over the 8 transforms. The 40-point key needs 80 bits: it is kept as the 24-point key and
+/// the 16 points after it, whose pair orders as the 80-bit number does.
 fn diamond_keys(b: &Board, x: i32, y: i32, side: Side, radius: usize) -> [u64; 3] {
     let d = &*DIAMOND;
     let len = DIAMOND_LEN[radius];
-    let mut grid = [0u8; 81];
-    let cell = |dx: i32, dy: i32| ((dy + 4) * 9 + dx + 4) as usize;
-    for &(dx, dy) in &d[..len] {
-        grid[cell(dx, dy)] = rel(b, x + dx, y + dy, side) as u8;
+    let mut vals = [0u8; 40];
+    for (v, &(dx, dy)) in vals.iter_mut().zip(&d[..len]) {
+        *v = rel(b, x + dx, y + dy, side) as u8;
     }
+    let fold = |row: &[u8; 40], from: usize, to: usize, key: u64| {
+        row[from..to]
+            .iter()
+            .fold(key, |k, &i| k << 2 | vals[i as usize] as u64)
+    };
     let mut best = [u128::MAX; 3];
-    for t in TRANSFORMS {
-        let mut key = 0u128;
-        for (i, &(dx, dy)) in d[..len].iter().enumerate() {
-            let (tx, ty) = t(dx, dy);
-            key = key << 2 | grid[cell(tx, ty)] as u128;
-            for r in 2..=radius {
-                if i + 1 == DIAMOND_LEN[r] {
-                    best[r - 2] = best[r - 2].min(key);
-                }
+    for row in DIAMOND_PERM.iter() {
+        let k2 = fold(row, 0, 12, 0);
+        best[0] = best[0].min(k2 as u128);
+        if radius >= 3 {
+            let k3 = fold(row, 12, 24, k2);
+            best[1] = best[1].min(k3 as u128);
+            if radius >= 4 {
+                let tail = fold(row, 24, 40, 0);
+                best[2] = best[2].min((k3 as u128) << 32 | tail as u128);
             }
         }
     }
@@ -461,6 +491,76 @@ mod tests {
         let e = features_of(&board(&["C3", "D4"]), "E3");
         assert_ne!(key(&a, PAT3), key(&e, PAT3));
         assert_ne!(key(&a, DIAMOND2), key(&e, DIAMOND2));
+    }
+
+    /// The diamond keys as the definition reads: for each transform, the colours of the
+    /// transformed points in `DIAMOND` order, as one 2-bit-a-point number per radius; the
+    /// smallest over the transforms, hashed.
+    fn diamond_keys_by_definition(b: &Board, x: i32, y: i32, side: Side) -> [u64; 3] {
+        let mut out = [0u64; 3];
+        for r in 2..=4 {
+            let k = TRANSFORMS
+                .iter()
+                .map(|t| {
+                    DIAMOND[..DIAMOND_LEN[r]]
+                        .iter()
+                        .fold(0u128, |k, &(dx, dy)| {
+                            let (tx, ty) = t(dx, dy);
+                            k << 2 | rel(b, x + tx, y + ty, side) as u128
+                        })
+                })
+                .min()
+                .unwrap();
+            out[r - 2] = mix(k as u64 ^ mix((k >> 64) as u64));
+        }
+        out
+    }
+
+    #[test]
+    fn shape_keys_match_their_definition_on_random_positions() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        for size in [9, 13] {
+            let mut b = Board::new(size);
+            for _ in 0..60 {
+                let empty: Vec<usize> = (0..b.empty_count()).map(|i| b.empty_point(i)).collect();
+                let p = empty[rng.gen_range(0..empty.len())];
+                if b.check(Move::at(p)).is_ok() {
+                    b.play(Move::at(p));
+                }
+                for q in b.board_points().filter(|&q| b.at(q) == EMPTY) {
+                    let (x, y) = b.coords(q);
+                    let (x, y) = (x as i32, y as i32);
+                    let side = b.to_move();
+                    assert_eq!(
+                        diamond_keys(&b, x, y, side, 4),
+                        diamond_keys_by_definition(&b, x, y, side)
+                    );
+                    // The 3x3 key: the transformed neighbours' 4-bit values, smallest number.
+                    let value = |dx: i32, dy: i32| {
+                        let c = rel(&b, x + dx, y + dy, side);
+                        let libs = if c == 1 || c == 2 {
+                            let p = b.point((x + dx) as usize, (y + dy) as usize);
+                            b.liberty_count(b.group_of(p), 3) as u64
+                        } else {
+                            0
+                        };
+                        c | libs << 2
+                    };
+                    let pat3 = TRANSFORMS
+                        .iter()
+                        .map(|t| {
+                            SQUARE.iter().fold(0u64, |k, &(dx, dy)| {
+                                let (tx, ty) = t(dx, dy);
+                                k << 4 | value(tx, ty)
+                            })
+                        })
+                        .min()
+                        .unwrap();
+                    assert_eq!(pat3_key(&b, x, y, side), pat3);
+                }
+            }
+        }
     }
 
     /// The candidates of `b`, their strengths under its shipped table, and the strongest's index.
