@@ -225,6 +225,10 @@ pub struct Board {
     to_move: Side,
     /// The point the side to move may not play at once (simple ko), or 0.
     ko: u16,
+    /// The point of the latest ko capture (where the captured stone stood), kept a few moves
+    /// after the ban lapses so the playouts can fight the ko, and the moves played since.
+    last_ko: u16,
+    last_ko_age: u8,
     last: Move,
     last2: Move,
     /// Consecutive passes just played.
@@ -280,6 +284,8 @@ impl Board {
             points: ((size + 2) * (size + 2)) as u16,
             to_move: Side::First,
             ko: 0,
+            last_ko: 0,
+            last_ko_age: u8::MAX,
             last: Move::PASS,
             last2: Move::PASS,
             passes: 0,
@@ -314,6 +320,8 @@ impl Board {
         self.points = src.points;
         self.to_move = src.to_move;
         self.ko = src.ko;
+        self.last_ko = src.last_ko;
+        self.last_ko_age = src.last_ko_age;
         self.last = src.last;
         self.last2 = src.last2;
         self.passes = src.passes;
@@ -431,6 +439,14 @@ impl Board {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The point of a ko captured within the last `max_age` moves whose ban has lapsed (the
+    /// side to move may play there), if any: where the playouts fight the ko.
+    #[inline]
+    pub fn recent_ko(&self, max_age: u8) -> Option<usize> {
+        (self.ko == 0 && self.last_ko != 0 && self.last_ko_age < max_age)
+            .then_some(self.last_ko as usize)
     }
 
     /// The simple-ko point banned for the side to move, if any.
@@ -696,6 +712,12 @@ impl Board {
                 self.passes = 0;
                 self.ko = self.place(p, side) as u16;
             }
+        }
+        if self.ko != 0 {
+            self.last_ko = self.ko;
+            self.last_ko_age = 0;
+        } else {
+            self.last_ko_age = self.last_ko_age.saturating_add(1);
         }
     }
 

@@ -49,6 +49,10 @@ knobs! {
     P_VITAL = "p_vital", 256, "playouts: chance /256 of taking the vital point of a three-point eye space next to the last move";
     P_PATTERN = "p_pattern", 230, "playouts: chance /256 of trying 3x3 patterns";
     P_ATARI2 = "p_atari2", 0, "playouts: chance /256 of atari checks around our previous move";
+    P_KO = "p_ko", 0, "playouts: chance /256 of playing at a ko captured within `ko_age` moves once its ban has lapsed (filling it or taking it back)";
+    KO_AGE = "ko_age", 3, "playouts: moves after a ko capture during which `p_ko` fights the ko";
+    P_SELF_ATARI_OTHER = "p_self_atari_other", 0, "playouts: chance /256 that a random move refused as a self-atari next to an opponent group on two liberties is played at that group's other liberty instead";
+    P_REPLY = "p_reply", 0, "playouts: chance /256 of playing the last good reply to the last two moves (or the last move) after the atari rules (see replies.rs)";
     P_FILL = "p_fill", 256, "playouts (13x13 up): chance /256 of trying a move in open space before a random one";
     FILL_TRIES = "fill_tries", 6, "playouts: random points tried for an empty 3x3 neighbourhood";
     LADDER_STONES = "ladder_stones", 0, "playouts: largest last-moved group checked for a ladder";

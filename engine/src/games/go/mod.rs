@@ -30,6 +30,7 @@ mod patterns;
 mod playout;
 pub mod positions;
 pub mod record;
+mod replies;
 pub mod sgf;
 pub mod strength;
 mod tactics;

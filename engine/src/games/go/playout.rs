@@ -15,9 +15,12 @@
 //!    three stones sacrificed inside the opponent's closed space, see `tactics`), which is
 //!    how such a space is killed. No move left means pass.
 //!
-//! Three more rules exist behind knobs (`knobs`), off by default because matches did not show
-//! them paying for their cost: starting a ladder against the last-moved group, two-liberty
-//! attacks and defences next to the last move, and atari checks around our previous move.
+//! More rules exist behind knobs (`knobs`), off by default because matches did not show them
+//! paying for their cost: starting a ladder against the last-moved group, two-liberty attacks
+//! and defences next to the last move, atari checks around our previous move, fighting a ko
+//! captured in the last few moves (first of all), the last good reply to the last moves
+//! (`replies`, after the atari rule), and approaching a group on two liberties from its other
+//! liberty where the random move would be a self-atari.
 //!
 //! Candidates are gathered in small stack arrays and the empty points come from the board's
 //! list, so a playout allocates nothing. Scoring at the end is by area: after a playout the
@@ -47,6 +50,7 @@ use super::board::{stone, Board, Move, BLACK, BORDER, EMPTY, WHITE};
 use super::knobs::{self, K};
 use super::move_features;
 use super::patterns;
+use super::replies::Replies;
 use crate::game::{MctsState, PlayoutEnd, Prior, Side};
 
 /// A uniform integer below `n` (`n` > 0) from 32 random bits, without division.
@@ -66,13 +70,34 @@ impl Board {
     /// move cap) and returns the result for the side to move at the start. Records every stone
     /// move as `(side, point)` in `trace`.
     pub fn run_playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Side, u32)>) -> PlayoutEnd {
+        if knobs::get(K::P_REPLY) > 0 {
+            Replies::with(self.mailbox_len(), |r| {
+                self.run_playout_with(rng, trace, Some(r))
+            })
+        } else {
+            self.run_playout_with(rng, trace, None)
+        }
+    }
+
+    /// [`run_playout`](Board::run_playout), consulting and teaching the last good replies
+    /// when given.
+    fn run_playout_with(
+        &mut self,
+        rng: &mut SmallRng,
+        trace: &mut Vec<(Side, u32)>,
+        mut replies: Option<&mut Replies>,
+    ) -> PlayoutEnd {
         let start = self.to_move();
+        let point = |m: Move| m.point().unwrap_or(0) as u16;
+        if let Some(r) = replies.as_deref_mut() {
+            r.start(start, point(self.last_move2()), point(self.last_move()));
+        }
         // A finished game is judged by playing on: dead stones get captured.
         let mut passes = 0;
         let cap = 3 * self.size() * self.size() + 20;
         let mut moves = 0;
         while passes < 2 && moves < cap {
-            let m = self.policy_move(rng);
+            let m = self.policy_move_with(rng, replies.as_deref());
             match m.point() {
                 Some(p) => {
                     trace.push((self.to_move(), p as u32));
@@ -80,10 +105,20 @@ impl Board {
                 }
                 None => passes += 1,
             }
+            if let Some(r) = replies.as_deref_mut() {
+                r.push(point(m));
+            }
             self.play_fast(m);
             moves += 1;
         }
         let margin = self.playout_margin();
+        if let Some(r) = replies {
+            r.learn(match margin.partial_cmp(&0.0) {
+                Some(std::cmp::Ordering::Greater) => Some(Side::First),
+                Some(std::cmp::Ordering::Less) => Some(Side::Second),
+                _ => None,
+            });
+        }
         let black = match margin.partial_cmp(&0.0) {
             Some(std::cmp::Ordering::Greater) => 1.0,
             Some(std::cmp::Ordering::Less) => 0.0,
@@ -140,12 +175,38 @@ impl Board {
 
     /// The playout policy's move for the side to move.
     pub fn policy_move(&self, rng: &mut SmallRng) -> Move {
+        self.policy_move_with(rng, None)
+    }
+
+    /// [`policy_move`](Board::policy_move), with the last good replies when given.
+    fn policy_move_with(&self, rng: &mut SmallRng, replies: Option<&Replies>) -> Move {
         let side = self.to_move();
+        if chance(rng, knobs::get(K::P_KO)) {
+            let age = knobs::get(K::KO_AGE).clamp(0, 255) as u8;
+            if let Some(k) = self.recent_ko(age) {
+                if self.is_legal_fast(k, side) && !self.is_bad_self_atari(k, side, rng) {
+                    return Move::at(k);
+                }
+            }
+        }
         if let Some(last) = self.last_move().point() {
             if self.at(last) != EMPTY {
                 if chance(rng, knobs::get(K::P_ATARI)) {
                     if let Some(p) = self.atari_move(last, side, rng) {
                         return Move::at(p);
+                    }
+                }
+                if let Some(r) = replies {
+                    if chance(rng, knobs::get(K::P_REPLY)) {
+                        let prev2 = self.last_move2().point().unwrap_or(0) as u16;
+                        let p = r.reply(side, prev2, last as u16) as usize;
+                        if p != 0
+                            && self.is_legal_fast(p, side)
+                            && !self.is_eye(p, side)
+                            && !self.is_bad_self_atari(p, side, rng)
+                        {
+                            return Move::at(p);
+                        }
                     }
                 }
                 if chance(rng, knobs::get(K::P_TWO_LIB)) {
@@ -415,11 +476,47 @@ impl Board {
                 continue;
             }
             if self.is_bad_self_atari(p, side, rng) {
+                if chance(rng, knobs::get(K::P_SELF_ATARI_OTHER)) {
+                    if let Some(q) = self.approach_instead(p, side, rng) {
+                        return Move::at(q);
+                    }
+                }
                 continue;
             }
             return Move::at(p);
         }
         Move::PASS
+    }
+
+    /// For a self-atari at `p` next to an opponent group on two liberties: that group's other
+    /// liberty, when it is playable and no bad self-atari itself. Approaching from outside
+    /// is how a capturing race is won where the inside liberty would only give stones away.
+    fn approach_instead(&self, p: usize, side: Side, rng: &mut SmallRng) -> Option<usize> {
+        let enemy = stone(side.flip());
+        for q in self.neighbours(p) {
+            if self.at(q) != enemy {
+                continue;
+            }
+            let g = self.group_of(q);
+            let mut libs = [0u16; 2];
+            if self.liberty_count(g, 3) != 2 {
+                continue;
+            }
+            self.liberties(g, 2, &mut libs);
+            let other = if libs[0] as usize == p {
+                libs[1]
+            } else {
+                libs[0]
+            } as usize;
+            if other != p
+                && self.is_legal_fast(other, side)
+                && !self.is_eye(other, side)
+                && !self.is_bad_self_atari(other, side, rng)
+            {
+                return Some(other);
+            }
+        }
+        None
     }
 
     /// A self-atari that gives away a group of two stones or more (or, sometimes, one), unless

@@ -449,3 +449,32 @@ fn fill_the_board_takes_only_open_space() {
     }
     assert!(seen > 150, "{seen}");
 }
+
+#[test]
+fn a_ko_is_recent_for_a_few_moves_after_its_ban_lapses() {
+    let mut b = Board::new(9);
+    let play = |b: &mut Board, v: &str| {
+        let m = b.parse_vertex(v).unwrap();
+        assert!(b.check(m).is_ok(), "{v}");
+        b.play(m);
+    };
+    for v in ["C5", "F5", "D6", "E6", "D4", "E4", "A1", "D5"] {
+        play(&mut b, v);
+    }
+    assert_eq!(b.recent_ko(3), None, "no ko yet");
+    play(&mut b, "E5"); // Black takes the ko: White may not retake at D5 at once.
+    let d5 = b.parse_vertex("D5").unwrap().point();
+    assert_eq!(b.ko_point(), d5);
+    assert_eq!(b.recent_ko(3), None, "banned, not yet a ko to fight");
+    play(&mut b, "A9"); // White's threat; Black may fill the ko.
+    assert_eq!(b.recent_ko(3), d5);
+    play(&mut b, "A8"); // Black answers elsewhere; White may take back.
+    assert_eq!(b.recent_ko(3), d5);
+    assert_eq!(b.recent_ko(2), None, "older than two moves");
+    play(&mut b, "A7");
+    assert_eq!(b.recent_ko(3), None, "three moves old");
+    // A copy keeps the ko's age.
+    let mut c = Board::scratch();
+    c.copy_position_from(&b);
+    assert_eq!(c.recent_ko(4), d5);
+}
