@@ -155,36 +155,24 @@ fn rel(b: &Board, x: i32, y: i32, side: Side) -> u64 {
     }
 }
 
-/// For each transform, the index of the point each diamond point is read from: entry `i` of
-/// transform `t` is the index of `t(DIAMOND[i])` in `DIAMOND`. The 3x3 neighbourhood's table
-/// is the same over `SQUARE`. Computed once, so a key is built by indexing alone.
-static DIAMOND_PERM: Lazy<[[u8; 40]; 8]> = Lazy::new(|| {
-    let d = &*DIAMOND;
-    let mut perm = [[0u8; 40]; 8];
+/// For each transform, the index of the point each point of `offsets` is read from: entry `i`
+/// of transform `t` is the index of `t(offsets[i])` in `offsets`, which must map onto itself.
+/// Computed once per shape, so a key is built by indexing alone.
+fn transform_table<const N: usize>(offsets: &[(i32, i32)]) -> [[u8; N]; 8] {
+    let mut perm = [[0u8; N]; 8];
     for (t, row) in TRANSFORMS.iter().zip(perm.iter_mut()) {
-        for (i, &(dx, dy)) in d.iter().enumerate() {
+        for (i, &(dx, dy)) in offsets.iter().enumerate().take(N) {
             let to = t(dx, dy);
-            row[i] = d
+            row[i] = offsets
                 .iter()
                 .position(|&o| o == to)
-                .expect("a diamond maps onto itself") as u8;
+                .expect("a shape maps onto itself") as u8;
         }
     }
     perm
-});
-static SQUARE_PERM: Lazy<[[u8; 8]; 8]> = Lazy::new(|| {
-    let mut perm = [[0u8; 8]; 8];
-    for (t, row) in TRANSFORMS.iter().zip(perm.iter_mut()) {
-        for (i, &(dx, dy)) in SQUARE.iter().enumerate() {
-            let to = t(dx, dy);
-            row[i] = SQUARE
-                .iter()
-                .position(|&o| o == to)
-                .expect("the square maps onto itself") as u8;
-        }
-    }
-    perm
-});
+}
+static DIAMOND_PERM: Lazy<[[u8; 40]; 8]> = Lazy::new(|| transform_table(&DIAMOND));
+static SQUARE_PERM: Lazy<[[u8; 8]; 8]> = Lazy::new(|| transform_table(&SQUARE));
 
 /// The canonical key of the 3x3 neighbourhood of (x, y) with liberties: 4 bits a point
 /// (colour, and for a stone its liberties 1, 2, 3+), the smallest over the 8 transforms.
