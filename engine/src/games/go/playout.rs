@@ -112,18 +112,21 @@ impl Board {
             moves += 1;
         }
         let margin = self.playout_margin();
-        if let Some(r) = replies {
-            r.learn(match margin.partial_cmp(&0.0) {
-                Some(std::cmp::Ordering::Greater) => Some(Side::First),
-                Some(std::cmp::Ordering::Less) => Some(Side::Second),
-                _ => None,
-            });
-        }
         let black = match margin.partial_cmp(&0.0) {
             Some(std::cmp::Ordering::Greater) => 1.0,
             Some(std::cmp::Ordering::Less) => 0.0,
             _ => 0.5,
         };
+        if let Some(r) = replies {
+            let winner = if black > 0.5 {
+                Some(Side::First)
+            } else if black < 0.5 {
+                Some(Side::Second)
+            } else {
+                None
+            };
+            r.learn(winner);
+        }
         match start {
             Side::First => PlayoutEnd {
                 value: black,
