@@ -6,7 +6,11 @@
 //! calling thread is the only one that touches statistics and files: it writes each record as it
 //! arrives, prints cutechess-style result lines and a live progress line, prints the standings
 //! every `rating_interval` games, and stops the match (workers finish their current games and
-//! take no more) when an SPRT bound is crossed or an engine fails without `-recover`. With a
+//! take no more) when an SPRT bound is crossed or an engine fails without `-recover`. A worker
+//! starts a game only with a token from the calling thread, which hands one back for each
+//! result it has counted: so at most `concurrency` games are ever ahead of the statistics, and
+//! a stop takes effect at once even when the calling thread falls behind (fast games on a busy
+//! machine). With a
 //! journal (`-resume`), the games it holds are counted first and only the others are played.
 
 use std::collections::{HashMap, HashSet};
@@ -241,17 +245,30 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
     let already = decided(&state);
     let stop = Arc::new(AtomicBool::new(false));
     let (job_tx, job_rx) = channel::unbounded::<ScheduledGame>();
+    let mut to_play = 0;
     if already.is_none() {
         for j in jobs.iter().filter(|j| !done.contains(&j.number)) {
             let _ = job_tx.send(*j);
+            to_play += 1;
         }
     }
     drop(job_tx);
     let (res_tx, res_rx) = channel::unbounded::<WorkerMsg>();
     let workers = config.concurrency.clamp(1, total.max(1));
+    // One token per game a worker may start; never more tokens than games, so a worker with a
+    // token always finds a game, and the channel closes once every game has had its token
+    // (the tokens still queued stay receivable) or the match stops.
+    let (token_tx, token_rx) = channel::unbounded::<()>();
+    let mut tokens = 0;
+    while tokens < workers.min(to_play) {
+        let _ = token_tx.send(());
+        tokens += 1;
+    }
+    let mut token_tx = (tokens < to_play).then_some(token_tx);
     let mut handles = Vec::new();
     for w in 0..workers {
         let job_rx = job_rx.clone();
+        let token_rx = token_rx.clone();
         let res_tx = res_tx.clone();
         let stop = stop.clone();
         let config = config.clone();
@@ -261,7 +278,11 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
         handles.push(
             std::thread::Builder::new()
                 .name(format!("game worker {w}"))
-                .spawn(move || worker(w, &config, &names, &factory, &book, &job_rx, &res_tx, &stop))
+                .spawn(move || {
+                    worker(
+                        w, &config, &names, &factory, &book, &job_rx, &token_rx, &res_tx, &stop,
+                    )
+                })
                 .map_err(|e| format!("cannot start worker thread: {e}"))?,
         );
     }
@@ -284,6 +305,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
                     aborted = true;
                 }
                 stop.store(true, Ordering::SeqCst);
+                token_tx = None;
             }
             WorkerMsg::Done(job, record) => {
                 let record = *record;
@@ -321,6 +343,13 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
                         stop.store(true, Ordering::SeqCst);
                     }
                 }
+                // The game is counted: its worker may start another, if any is left.
+                if stopped_early.is_some() || tokens >= to_play {
+                    token_tx = None;
+                } else if let Some(t) = &token_tx {
+                    let _ = t.send(());
+                    tokens += 1;
+                }
             }
         }
     }
@@ -347,12 +376,16 @@ fn worker(
     factory: &RulesFactory,
     book: &[Opening],
     jobs: &channel::Receiver<ScheduledGame>,
+    tokens: &channel::Receiver<()>,
     results: &channel::Sender<WorkerMsg>,
     stop: &AtomicBool,
 ) {
     let mut players: HashMap<usize, Box<dyn Player>> = HashMap::new();
     let mut started: HashSet<usize> = HashSet::new();
-    while let Ok(job) = jobs.recv() {
+    while tokens.recv().is_ok() {
+        let Ok(job) = jobs.recv() else {
+            break;
+        };
         if stop.load(Ordering::SeqCst) {
             break;
         }
