@@ -540,6 +540,16 @@ impl Board {
         }
     }
 
+    /// The two liberties of the group with head `g` when it has exactly two.
+    pub fn two_liberties(&self, g: usize) -> Option<[usize; 2]> {
+        if self.liberty_count(g, 3) != 2 {
+            return None;
+        }
+        let mut libs = [0u16; 2];
+        self.liberties(g, 2, &mut libs);
+        Some([libs[0] as usize, libs[1] as usize])
+    }
+
     /// Up to `max` distinct liberties of the group with head `g`, appended to `out`; returns
     /// how many were found (never more than `max`).
     pub fn liberties(&self, g: usize, max: usize, out: &mut [u16]) -> usize {

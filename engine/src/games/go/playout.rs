@@ -289,13 +289,11 @@ impl Board {
                 continue;
             }
             seen.push(g as u16);
-            let mut libs = [0u16; 2];
-            if self.liberty_count(g, 3) != 2 {
+            let Some(libs) = self.two_liberties(g) else {
                 continue;
-            }
-            self.liberties(g, 2, &mut libs);
+            };
             for i in 0..2 {
-                let (a, e) = (libs[i] as usize, libs[1 - i] as usize);
+                let (a, e) = (libs[i], libs[1 - i]);
                 if !self.is_legal_fast(a, side) || cands.is_full() {
                     continue;
                 }
@@ -500,17 +498,10 @@ impl Board {
             if self.at(q) != enemy {
                 continue;
             }
-            let g = self.group_of(q);
-            let mut libs = [0u16; 2];
-            if self.liberty_count(g, 3) != 2 {
+            let Some([a, b]) = self.two_liberties(self.group_of(q)) else {
                 continue;
-            }
-            self.liberties(g, 2, &mut libs);
-            let other = if libs[0] as usize == p {
-                libs[1]
-            } else {
-                libs[0]
-            } as usize;
+            };
+            let other = if a == p { b } else { a };
             if other != p
                 && self.is_legal_fast(other, side)
                 && !self.is_eye(other, side)

@@ -120,15 +120,20 @@ impl Replies {
 mod tests {
     use super::*;
 
+    /// Teaches `r` a playout of `moves` (0 a pass), `first` to move first, won by `winner`.
+    fn teach(r: &mut Replies, first: Side, moves: &[u16], winner: Side) {
+        r.start(first, 0, 0);
+        for &p in moves {
+            r.push(p);
+        }
+        r.learn(Some(winner));
+    }
+
     #[test]
     fn a_winning_reply_is_kept_and_a_losing_one_forgotten() {
         Replies::with(121, |r| {
             // Black 30, White 40, Black 50: Black wins, so 50 answers 40 (and 30, 40).
-            r.start(Side::First, 0, 0);
-            for p in [30, 40, 50] {
-                r.push(p);
-            }
-            r.learn(Some(Side::First));
+            teach(r, Side::First, &[30, 40, 50], Side::First);
             assert_eq!(r.reply(Side::First, 30, 40), 50);
             assert_eq!(r.reply(Side::First, 0, 40), 50);
             assert_eq!(
@@ -138,11 +143,7 @@ mod tests {
             );
             assert_eq!(r.reply(Side::Second, 30, 40), 0);
             // The same moves lost: Black forgets both replies.
-            r.start(Side::First, 0, 0);
-            for p in [30, 40, 50] {
-                r.push(p);
-            }
-            r.learn(Some(Side::Second));
+            teach(r, Side::First, &[30, 40, 50], Side::Second);
             assert_eq!(r.reply(Side::First, 30, 40), 0);
             // White's reply to 30 was 40 in a won playout.
             assert_eq!(r.reply(Side::Second, 0, 30), 40);
@@ -152,11 +153,7 @@ mod tests {
     #[test]
     fn a_pass_is_no_reply_and_no_context() {
         Replies::with(121, |r| {
-            r.start(Side::First, 0, 0);
-            for p in [30, 0, 50, 60] {
-                r.push(p);
-            }
-            r.learn(Some(Side::Second));
+            teach(r, Side::First, &[30, 0, 50, 60], Side::Second);
             assert_eq!(r.reply(Side::Second, 30, 0), 0);
             assert_eq!(r.reply(Side::Second, 0, 30), 0, "a pass is never a reply");
             assert_eq!(r.reply(Side::Second, 0, 50), 60);
