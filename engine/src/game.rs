@@ -11,7 +11,8 @@
 //!
 //! - **Chess**: legal generation (pins and checks handled in the generator), make/unmake with an
 //!   undo record, checks, null move sound unless only pawns remain; outcomes are checkmate,
-//!   stalemate (a draw), threefold repetition, the 50-move rule and dead positions.
+//!   stalemate (a draw), threefold repetition, the 50-move rule and dead positions. The squares
+//!   the opponent attacks bucket quiet history ([`Position::threat_bucket`]).
 //! - **Xiangqi**: stalemate is a *loss* for the side that cannot move; a side that gives
 //!   perpetual check (the position repeating while it checks every time) loses, a repetition
 //!   with no violation is a draw; the natural move limit draws. All of it is answered by
@@ -247,6 +248,35 @@ pub trait Position: Clone + Send + Sync + 'static {
     #[inline]
     fn gives_check(&self, _info: &Self::CheckInfo, _m: Self::Move) -> bool {
         false
+    }
+
+    /// Number of threat buckets of quiet history ([`threat_bucket`](Position::threat_bucket)'s
+    /// range): the search keeps a separate butterfly history entry per move and bucket, so a
+    /// move learns apart when it flees an attack, walks into one, both or neither. 1, the
+    /// default, keeps one entry per move (as in a game that supplies no threats).
+    const THREAT_BUCKETS: usize = 1;
+
+    /// What [`threat_bucket`](Position::threat_bucket) needs to know about this position,
+    /// computed once per search node that reads quiet history, as
+    /// [`check_info`](Position::check_info) is (chess: every square the side not to move
+    /// attacks). `()` in games that supply no threats.
+    type ThreatInfo: Copy + Default;
+
+    /// The threats of this position for [`threat_bucket`](Position::threat_bucket).
+    #[inline]
+    fn threat_info(&self) -> Self::ThreatInfo {
+        Self::ThreatInfo::default()
+    }
+
+    /// The threat bucket of the quiet move `m`, below
+    /// [`THREAT_BUCKETS`](Position::THREAT_BUCKETS), given this position's
+    /// [`threat_info`](Position::threat_info): the quiet (butterfly) history is indexed by it
+    /// as well as by [`move_index`](Position::move_index). Chess: 2 if the opponent attacks
+    /// the move's origin, plus 1 if it attacks its target. Asked only about pseudo-legal quiet
+    /// moves; must not panic. Default: 0.
+    #[inline]
+    fn threat_bucket(&self, _info: &Self::ThreatInfo, _m: Self::Move) -> usize {
+        0
     }
 
     /// Plays a legal move.

@@ -1,18 +1,20 @@
 //! Move-ordering statistics one search thread learns as it goes.
 //!
 //! Scheme: all tables are indexed by the game's dense `Position::move_index` (for chess, piece
-//! and target square). *Butterfly* history scores quiet moves per side; *capture* history
-//! corrects MVV/LVA for noisy moves; *continuation* history scores a quiet move by the move
-//! played one, two and four plies before it (one table, indexed by the pair of indices), when
-//! the index space is small enough for the pair table to stay in a few megabytes; the
-//! *countermove* table remembers the quiet reply that refuted each move. *Correction* history
-//! is not about moves: per side, per structure key of the game (chess: the pawns, and each
-//! side's other pieces) and per bucket of that key, a running average of how far searches
-//! found the static evaluation off; the entries of a position's keys are added to its later
-//! static evaluations. Updates use "history
-//! gravity": `h += bonus - h * |bonus| / MAX`, which keeps every entry inside `±MAX` and lets
-//! old knowledge decay as new bonuses arrive. Tables live as long as the thread and are cleared
-//! on a new game.
+//! and target square). *Butterfly* history scores quiet moves per side and per threat bucket of
+//! the move at its node (`Position::threat_bucket`; chess: whether the opponent attacks the
+//! move's origin, its target, both or neither), so a move that flees an attack or walks into
+//! one learns apart from the same move elsewhere; *capture* history corrects MVV/LVA for noisy
+//! moves; *continuation* history scores a quiet move by the move played one, two and four
+//! plies before it (one table, indexed by the pair of indices), when the index space is small
+//! enough for the pair table to stay in a few megabytes; the *countermove* table remembers the
+//! quiet reply that refuted each move. *Correction* history is not about moves: per side, per
+//! structure key of the game (chess: the pawns, and each side's other pieces) and per bucket
+//! of that key, a running average of how far searches found the static evaluation off; the
+//! entries of a position's keys are added to its later static evaluations. Updates use
+//! "history gravity": `h += bonus - h * |bonus| / MAX`, which keeps every entry inside `±MAX`
+//! and lets old knowledge decay as new bonuses arrive. Tables live as long as the thread and
+//! are cleared on a new game.
 
 use crate::game::{Side, STRUCTURE_KEYS};
 
@@ -30,6 +32,8 @@ const CORRECTION_MAX: i32 = 96;
 /// The learned tables of one thread. `M` is the game's move type (for countermoves).
 pub struct History<M> {
     space: usize,
+    /// Threat buckets of the butterfly table.
+    buckets: usize,
     butterfly: Vec<i16>,
     capture: Vec<i16>,
     cont: Vec<i16>,
@@ -45,7 +49,9 @@ fn gravity(entry: &mut i16, bonus: i32) {
 }
 
 impl<M: Copy> History<M> {
-    pub fn new(space: usize) -> History<M> {
+    /// Tables for moves indexed below `space`, the butterfly table with `buckets` threat
+    /// buckets (`Position::THREAT_BUCKETS`).
+    pub fn new(space: usize, buckets: usize) -> History<M> {
         let cont_len = if space <= MAX_CONT_SPACE {
             space * space
         } else {
@@ -53,7 +59,8 @@ impl<M: Copy> History<M> {
         };
         History {
             space,
-            butterfly: vec![0; 2 * space],
+            buckets,
+            butterfly: vec![0; 2 * buckets * space],
             capture: vec![0; 2 * space],
             cont: vec![0; cont_len],
             counter: vec![None; space],
@@ -76,13 +83,21 @@ impl<M: Copy> History<M> {
     }
 
     #[inline]
-    pub fn quiet(&self, side: Side, idx: usize) -> i32 {
-        self.butterfly[side.index() * self.space + idx] as i32
+    fn butterfly_slot(&self, side: Side, bucket: usize, idx: usize) -> usize {
+        debug_assert!(bucket < self.buckets && idx < self.space);
+        (side.index() * self.buckets + bucket) * self.space + idx
+    }
+
+    /// Butterfly score of the quiet move `idx` with threat bucket `bucket`.
+    #[inline]
+    pub fn quiet(&self, side: Side, bucket: usize, idx: usize) -> i32 {
+        self.butterfly[self.butterfly_slot(side, bucket, idx)] as i32
     }
 
     #[inline]
-    pub fn update_quiet(&mut self, side: Side, idx: usize, bonus: i32) {
-        gravity(&mut self.butterfly[side.index() * self.space + idx], bonus);
+    pub fn update_quiet(&mut self, side: Side, bucket: usize, idx: usize, bonus: i32) {
+        let slot = self.butterfly_slot(side, bucket, idx);
+        gravity(&mut self.butterfly[slot], bonus);
     }
 
     #[inline]
@@ -185,15 +200,22 @@ mod tests {
 
     #[test]
     fn gravity_keeps_entries_bounded_and_moving() {
-        let mut h: History<u8> = History::new(10);
+        let mut h: History<u8> = History::new(10, 4);
         for _ in 0..1000 {
-            h.update_quiet(Side::First, 3, 2000);
+            h.update_quiet(Side::First, 2, 3, 2000);
         }
-        let v = h.quiet(Side::First, 3);
+        let v = h.quiet(Side::First, 2, 3);
         assert!(v > 15_000 && v <= MAX_HISTORY, "{v}");
-        assert_eq!(h.quiet(Side::Second, 3), 0);
-        h.update_quiet(Side::First, 3, -2000);
-        assert!(h.quiet(Side::First, 3) < v);
+        assert_eq!(h.quiet(Side::Second, 2, 3), 0);
+        // Another threat bucket of the same move is another entry.
+        for b in [0, 1, 3] {
+            assert_eq!(h.quiet(Side::First, b, 3), 0);
+        }
+        h.update_quiet(Side::First, 2, 3, -2000);
+        assert!(h.quiet(Side::First, 2, 3) < v);
+        // The last slot of the table is in range.
+        h.update_quiet(Side::Second, 3, 9, 100);
+        assert_eq!(h.quiet(Side::Second, 3, 9), 100);
         for _ in 0..1000 {
             h.update_cont(Some(2), 5, -3000);
         }
@@ -211,7 +233,7 @@ mod tests {
 
     #[test]
     fn corrections_follow_the_search_and_stay_bounded() {
-        let mut h: History<u8> = History::new(10);
+        let mut h: History<u8> = History::new(10, 1);
         let a = only(0, 77);
         assert_eq!(h.correction(Side::First, &a), 0);
         // The search keeps finding this structure 40 better than the corrected evaluation
@@ -237,7 +259,7 @@ mod tests {
 
     #[test]
     fn corrections_of_several_keys_add_up_to_what_the_search_found() {
-        let mut h: History<u8> = History::new(10);
+        let mut h: History<u8> = History::new(10, 1);
         let all: [Option<u64>; STRUCTURE_KEYS] = std::array::from_fn(|i| Some(i as u64 + 1));
         for _ in 0..400 {
             let off = 60 - h.correction(Side::First, &all);

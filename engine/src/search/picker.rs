@@ -4,10 +4,13 @@
 //! earlier stage has not already produced a cutoff: the table move (no generation at all), then
 //! noisy moves by MVV/LVA corrected by capture history, those that lose material by static
 //! exchange set aside; then the two killers and the countermove (checked for pseudo-legality,
-//! since they come from other positions); then quiet moves by butterfly and continuation
-//! history (the first few picked by selection, the rest sorted only when reached); then the set-aside losing noisy moves. Quiescence uses only the table move and the
-//! noisy stage. Moves already returned by an earlier stage are skipped when regenerated. The
-//! picker yields pseudo-legal moves; the caller checks legality.
+//! since they come from other positions); then quiet moves by butterfly history (in each
+//! move's threat bucket, from the node's `Position::threat_info` the picker is given) and
+//! continuation history (the first few picked by selection, the rest sorted only when
+//! reached); then the set-aside losing noisy moves. Quiescence uses only the table move and the
+//! noisy stage (and the quiet stage where it does not stand pat, as in check). Moves already
+//! returned by an earlier stage are skipped when regenerated. The picker yields pseudo-legal
+//! moves; the caller checks legality.
 
 use arrayvec::ArrayVec;
 
@@ -31,7 +34,8 @@ enum Stage {
 /// Continuation-history context: the move indices played 1, 2 and 4 plies earlier.
 pub type ContPrev = [Option<usize>; 3];
 
-pub struct Picker<M> {
+/// `T` is the game's `Position::ThreatInfo`, read for the quiet moves' threat buckets.
+pub struct Picker<M, T> {
     stage: Stage,
     tt: Option<M>,
     killers: [Option<M>; 2],
@@ -48,19 +52,22 @@ pub struct Picker<M> {
     /// searched: their order hardly matters, so they come out as generated, unsorted.
     pub unordered_quiets: bool,
     cont: ContPrev,
+    /// The node's threats, for the butterfly history's threat buckets.
+    threats: T,
     /// Whether noisy moves that lose material by SEE wait until after the quiet moves.
     see_sort: bool,
     /// Whether the quiet moves from `next` on are already in order.
     quiets_sorted: bool,
 }
 
-impl<M: Copy + Eq> Picker<M> {
-    /// The picker of a full-width node.
+impl<M: Copy + Eq, T: Copy> Picker<M, T> {
+    /// The picker of a full-width node; `threats` is the node's `Position::threat_info`.
     pub fn main(
         tt: Option<M>,
         killers: [Option<M>; 2],
         counter: Option<M>,
         cont: ContPrev,
+        threats: T,
     ) -> Self {
         Picker {
             stage: Stage::Tt,
@@ -75,14 +82,16 @@ impl<M: Copy + Eq> Picker<M> {
             skip_quiets: false,
             unordered_quiets: false,
             cont,
+            threats,
             see_sort: true,
             quiets_sorted: false,
         }
     }
 
     /// The picker of a quiescence node: the table move (if noisy) then the noisy moves, or
-    /// every move when in check.
-    pub fn quiescence(tt: Option<M>, in_check: bool, cont: ContPrev) -> Self {
+    /// every move when in check (only then are `threats`, the node's `Position::threat_info`,
+    /// read).
+    pub fn quiescence(tt: Option<M>, in_check: bool, cont: ContPrev, threats: T) -> Self {
         Picker {
             stage: Stage::Tt,
             tt,
@@ -96,6 +105,7 @@ impl<M: Copy + Eq> Picker<M> {
             skip_quiets: false,
             unordered_quiets: false,
             cont,
+            threats,
             see_sort: false,
             quiets_sorted: false,
         }
@@ -115,7 +125,11 @@ impl<M: Copy + Eq> Picker<M> {
     }
 
     /// The next pseudo-legal move, or `None` when all are out.
-    pub fn next<P: Position<Move = M>>(&mut self, pos: &P, hist: &History<M>) -> Option<M> {
+    pub fn next<P: Position<Move = M, ThreatInfo = T>>(
+        &mut self,
+        pos: &P,
+        hist: &History<M>,
+    ) -> Option<M> {
         loop {
             match self.stage {
                 Stage::Tt => {
@@ -197,7 +211,8 @@ impl<M: Copy + Eq> Picker<M> {
                             continue;
                         }
                         let idx = pos.move_index(m);
-                        let score = hist.quiet(side, idx)
+                        let bucket = pos.threat_bucket(&self.threats, m);
+                        let score = hist.quiet(side, bucket, idx)
                             + hist.cont(self.cont[0], idx)
                             + hist.cont(self.cont[1], idx)
                             + hist.cont(self.cont[2], idx) / 2;

@@ -77,6 +77,7 @@ impl<const NULL: bool> Connect4<NULL> {
 impl<const NULL: bool> Position for Connect4<NULL> {
     type Move = u8;
     type CheckInfo = ();
+    type ThreatInfo = ();
     type Undo = ();
     const NULL_MOVE_OK: bool = NULL;
     const HAS_CHECKS: bool = false;

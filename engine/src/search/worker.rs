@@ -23,6 +23,10 @@
 //!   reductions from a `ln(depth) * ln(moves)` table adjusted by history and node type; once
 //!   a move has raised alpha (at middle depths), the later moves are searched a ply shallower;
 //! - after: history, killer, countermove and continuation updates with gravity, a table store.
+//!   Quiet (butterfly) history is read and updated in each move's threat bucket
+//!   (`Position::threat_bucket`), from threats the game computes once per node before the
+//!   move loop (`Position::threat_info`), the same bucket for a move wherever the node reads or
+//!   updates it.
 //!
 //! Quiescence follows noisy moves (all moves in check) with stand-pat, delta pruning and SEE
 //! pruning where the game supplies them; where the game forces a noisy move
@@ -154,7 +158,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             id,
             pos: root,
             eval,
-            hist: History::new(P::MOVE_INDEX_SPACE),
+            hist: History::new(P::MOVE_INDEX_SPACE, P::THREAT_BUCKETS),
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -649,7 +653,10 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                                 let bonus = self.history_bonus(depth);
                                 let side = self.pos.side_to_move();
                                 let idx = self.pos.move_index(m);
-                                self.hist.update_quiet(side, idx, bonus);
+                                // The move loop would have read it in this bucket too.
+                                let threats = self.pos.threat_info();
+                                let bucket = self.pos.threat_bucket(&threats, m);
+                                self.hist.update_quiet(side, bucket, idx, bonus);
                             }
                         }
                     }
@@ -778,7 +785,13 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     && tt_score.is_some_and(|s| s < pc_beta))
             {
                 let cont = self.cont_prev(ply);
-                let mut picker = Picker::quiescence(tt_move.filter(|_| tt_noisy), false, cont);
+                // Noisy moves only: no quiet history is read, so no threats are needed.
+                let mut picker = Picker::quiescence(
+                    tt_move.filter(|_| tt_noisy),
+                    false,
+                    cont,
+                    P::ThreatInfo::default(),
+                );
                 while let Some(m) = picker.next(&self.pos, &self.hist) {
                     if Some(m) == excluded
                         || !self.pos.is_legal(m)
@@ -828,11 +841,15 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let side = self.pos.side_to_move();
         let cont = self.cont_prev(ply);
         let counter = self.hist.counter(cont[0]);
-        let mut picker = Picker::main(tt_move, self.stack[ply].killers, counter, cont);
+        // The threats decide each quiet move's butterfly history bucket: computed once, read
+        // by the picker, the pruning and the updates below alike.
+        let threats = self.pos.threat_info();
+        let mut picker = Picker::main(tt_move, self.stack[ply].killers, counter, cont, threats);
         let mut best = -INFINITE;
         let mut best_move: Option<P::Move> = None;
         let mut move_count = 0usize;
-        let mut quiets: ArrayVec<(P::Move, usize), 64> = ArrayVec::new();
+        // The quiet moves searched without a cutoff: move, index and threat bucket.
+        let mut quiets: ArrayVec<(P::Move, usize, usize), 64> = ArrayVec::new();
         let mut noisies: ArrayVec<usize, 32> = ArrayVec::new();
         let lmp_limit = (p.lmp_base + depth * depth) / (2 - improving as i32);
         // Set once late-move or futility pruning has given up on the quiet moves that do not
@@ -860,10 +877,15 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 continue;
             }
             let idx = self.pos.move_index(m);
+            let bucket = if noisy {
+                0
+            } else {
+                self.pos.threat_bucket(&threats, m)
+            };
             let hist_score = if noisy {
                 self.hist.noisy(side, idx)
             } else {
-                self.hist.quiet(side, idx)
+                self.hist.quiet(side, bucket, idx)
                     + self.hist.cont(cont[0], idx)
                     + self.hist.cont(cont[1], idx)
             };
@@ -1082,7 +1104,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 if noisy {
                     let _ = noisies.try_push(idx);
                 } else {
-                    let _ = quiets.try_push((m, idx));
+                    let _ = quiets.try_push((m, idx, bucket));
                 }
             }
         }
@@ -1096,7 +1118,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
 
         if best >= beta {
             if let Some(m) = best_move {
-                self.update_histories(ply, m, depth, &quiets, &noisies);
+                self.update_histories(ply, m, depth, &threats, &quiets, &noisies);
             }
         }
 
@@ -1144,7 +1166,8 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         ply: usize,
         best: P::Move,
         depth: i32,
-        quiets: &[(P::Move, usize)],
+        threats: &P::ThreatInfo,
+        quiets: &[(P::Move, usize, usize)],
         noisies: &[usize],
     ) {
         let side = self.pos.side_to_move();
@@ -1158,12 +1181,13 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 k[0] = Some(best);
             }
             self.hist.set_counter(cont[0], best);
-            self.hist.update_quiet(side, idx, bonus);
+            let bucket = self.pos.threat_bucket(threats, best);
+            self.hist.update_quiet(side, bucket, idx, bonus);
             for &c in &cont {
                 self.hist.update_cont(c, idx, bonus);
             }
-            for &(_, q) in quiets {
-                self.hist.update_quiet(side, q, -bonus);
+            for &(_, q, b) in quiets {
+                self.hist.update_quiet(side, b, q, -bonus);
                 for &c in &cont {
                     self.hist.update_cont(c, q, -bonus);
                 }
@@ -1288,7 +1312,13 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         }
 
         let cont = self.cont_prev(ply);
-        let mut picker = Picker::quiescence(tt_move, no_stand, cont);
+        // Only a node that does not stand pat orders quiet moves (evasions), by quiet history.
+        let threats = if no_stand {
+            self.pos.threat_info()
+        } else {
+            P::ThreatInfo::default()
+        };
+        let mut picker = Picker::quiescence(tt_move, no_stand, cont, threats);
         let mut best_move = None;
         let mut move_count = 0;
         while let Some(m) = picker.next(&self.pos, &self.hist) {

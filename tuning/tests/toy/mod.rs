@@ -20,6 +20,7 @@ pub struct Toy {
 impl Position for Toy {
     type Move = u8;
     type CheckInfo = ();
+    type ThreatInfo = ();
     type Undo = (u32, u32);
     const NULL_MOVE_OK: bool = false;
     const HAS_CHECKS: bool = false;

@@ -16,7 +16,7 @@ use super::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
     rook_rays,
 };
-use super::bitboard::{lsb, more_than_one, squares, Bitboard};
+use super::bitboard::{lsb, more_than_one, squares, Bitboard, FILE_A, FILE_H};
 use super::types::{code_color, code_kind, Color, PieceCode, PieceKind, Square, NO_PIECE};
 use super::zobrist::KEYS;
 
@@ -360,6 +360,32 @@ impl Board {
             || (rook_rays(sq) & rq != 0 && rook_attacks(sq, occ) & rq != 0)
     }
 
+    /// Every square a piece of colour `by` attacks over the present occupancy (pawns
+    /// diagonally forward, whether or not the square is occupied; the king's own squares too).
+    /// The search's quiet history asks it once per node, for the side not to move.
+    pub fn attacked_by(&self, by: Color) -> Bitboard {
+        let k = &self.by_kind;
+        let them = self.by_color[by.index()];
+        let occ = self.occupied();
+        let pawns = k[PieceKind::Pawn.index()] & them;
+        let mut attacked = match by {
+            Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+            Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+        };
+        attacked |= king_attacks(self.king_square(by));
+        for s in squares(k[PieceKind::Knight.index()] & them) {
+            attacked |= knight_attacks(s);
+        }
+        let queens = k[PieceKind::Queen.index()];
+        for s in squares((k[PieceKind::Bishop.index()] | queens) & them) {
+            attacked |= bishop_attacks(s, occ);
+        }
+        for s in squares((k[PieceKind::Rook.index()] | queens) & them) {
+            attacked |= rook_attacks(s, occ);
+        }
+        attacked
+    }
+
     /// Recomputes `checkers` and `pinned` for the side to move.
     #[inline]
     pub(crate) fn update_check_info(&mut self) {
@@ -478,6 +504,42 @@ impl std::fmt::Debug for Board {
 mod tests {
     use super::*;
     use crate::game::{Notation, Position, STRUCTURE_KEYS};
+
+    #[test]
+    fn attacked_by_agrees_with_the_square_test() {
+        for fen in crate::games::chess::bench::POSITIONS {
+            let b = Board::from_text(fen).unwrap();
+            for by in Color::BOTH {
+                let set = b.attacked_by(by);
+                for i in 0..64 {
+                    let sq = Square::new(i);
+                    assert_eq!(
+                        set & sq.bb() != 0,
+                        b.is_attacked_by(sq, b.occupied(), by),
+                        "{fen}: {sq:?} by {by:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn threat_buckets_tell_attacked_origins_and_targets() {
+        // The knight on e4 stands attacked by the d5 pawn; the bishop on h8 covers f6, the
+        // rook on b8 the b-file.
+        let b = Board::from_text("1r2k2b/8/8/3p4/4N3/R7/8/6K1 w - - 0 1").unwrap();
+        let threats = Position::threat_info(&b);
+        let bucket = |text: &str| {
+            let m = b.parse_move(text).unwrap();
+            assert!(!b.is_noisy(m), "{text}");
+            b.threat_bucket(&threats, m)
+        };
+        assert_eq!(bucket("e4c5"), 2, "flees to a safe square");
+        assert_eq!(bucket("e4f6"), 3, "flees into another attack");
+        assert_eq!(bucket("a3b3"), 1, "walks into an attack");
+        assert_eq!(bucket("a3a2"), 0, "neither");
+        assert_eq!(<Board as Position>::THREAT_BUCKETS, 4);
+    }
 
     fn keys(fen: &str) -> [Option<u64>; STRUCTURE_KEYS] {
         Board::from_text(fen).unwrap().structure_keys()

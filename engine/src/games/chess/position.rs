@@ -5,6 +5,7 @@
 //! the protocols) with the same behaviour. The generator is legal, so `is_legal` is always
 //! true and `is_pseudo_legal` is a full legality test. Moves pack into the low 16 bits.
 
+use super::bitboard::Bitboard;
 use super::board::{Board, Undo, PIECE_VALUES};
 use super::fen::{parse_fen, write_fen, START_FEN};
 use super::makemove::CheckInfo;
@@ -18,11 +19,15 @@ impl Position for Board {
     type Move = Move;
     type Undo = Undo;
     type CheckInfo = CheckInfo;
+    /// Every square the side not to move attacks.
+    type ThreatInfo = Bitboard;
 
     const NULL_MOVE_OK: bool = true;
     const HAS_CHECKS: bool = true;
     /// Mailbox piece code (colour * 8 + kind, below 16) times 64 target squares.
     const MOVE_INDEX_SPACE: usize = 16 * 64;
+    /// Whether the opponent attacks the move's origin, and whether it attacks its target.
+    const THREAT_BUCKETS: usize = 4;
 
     #[inline(always)]
     fn side_to_move(&self) -> Side {
@@ -81,6 +86,19 @@ impl Position for Board {
     #[inline]
     fn gives_check(&self, info: &CheckInfo, m: Move) -> bool {
         Board::gives_check_with(self, info, m)
+    }
+
+    #[inline]
+    fn threat_info(&self) -> Bitboard {
+        self.attacked_by(!self.side)
+    }
+
+    /// 2 if the origin is attacked (the move may flee a threat), plus 1 if the target is (it
+    /// may walk into one). Castling, as the king taking its own rook, counts the rook's square,
+    /// the target square of its `move_index`.
+    #[inline(always)]
+    fn threat_bucket(&self, threats: &Bitboard, m: Move) -> usize {
+        2 * (threats & m.from().bb() != 0) as usize + (threats & m.to().bb() != 0) as usize
     }
 
     #[inline]

@@ -21,6 +21,7 @@ pub const KING_VALUE: i32 = 300;
 impl Position for Board {
     type Move = Move;
     type CheckInfo = ();
+    type ThreatInfo = ();
     type Undo = Undo;
 
     const NULL_MOVE_OK: bool = false;

@@ -21,6 +21,7 @@ const MOVE_INDEX_SPACE: usize = 14 * 90;
 impl Position for Board {
     type Move = Move;
     type CheckInfo = ();
+    type ThreatInfo = ();
     type Undo = Undo;
 
     const NULL_MOVE_OK: bool = true;
