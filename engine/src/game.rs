@@ -12,7 +12,8 @@
 //! - **Chess**: legal generation (pins and checks handled in the generator), make/unmake with an
 //!   undo record, checks, null move sound unless only pawns remain; outcomes are checkmate,
 //!   stalemate (a draw), threefold repetition, the 50-move rule and dead positions. The squares
-//!   the opponent attacks bucket quiet history ([`Position::threat_bucket`]).
+//!   the opponent attacks bucket quiet history ([`Position::threat_bucket`]); capture history
+//!   tells captures apart by the kind captured ([`Position::noisy_index`]).
 //! - **Xiangqi**: stalemate is a *loss* for the side that cannot move; a side that gives
 //!   perpetual check (the position repeating while it checks every time) loses, a repetition
 //!   with no violation is a draw; the natural move limit draws. All of it is answered by
@@ -358,6 +359,21 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// A dense index of the move below [`MOVE_INDEX_SPACE`](Position::MOVE_INDEX_SPACE) for
     /// history and countermove tables (for example piece and target square).
     fn move_index(&self, m: Self::Move) -> usize;
+
+    /// Size of the index space of [`noisy_index`](Position::noisy_index), for capture history.
+    /// Default: [`MOVE_INDEX_SPACE`](Position::MOVE_INDEX_SPACE).
+    const NOISY_INDEX_SPACE: usize = Self::MOVE_INDEX_SPACE;
+
+    /// A dense index of the noisy move `m` below
+    /// [`NOISY_INDEX_SPACE`](Position::NOISY_INDEX_SPACE), under which capture history learns
+    /// it: it may tell apart what [`move_index`](Position::move_index) does not (chess: the
+    /// kind captured, as in Stockfish's capture history by piece, target and captured kind).
+    /// Asked only about pseudo-legal noisy moves, before they are made; must not panic.
+    /// Default: [`move_index`](Position::move_index).
+    #[inline]
+    fn noisy_index(&self, m: Self::Move) -> usize {
+        self.move_index(m)
+    }
 
     /// The expected material gain of a noisy move (victim value, less a fraction of the
     /// attacker's for ordering): used for MVV/LVA ordering and delta pruning. Zero for quiet moves.

@@ -46,9 +46,10 @@ const LONG_MATES: &[(&str, u64)] = &[
     // 7. Found at depth 17, 3.53 M nodes.
     ("mate4-037", 4_600_000),
     // Quiet first moves (Rea8, Qd4): found at depth 18 with 0.67 M nodes and at depth 23 with
-    // 2.95 M; Stockfish 15.1 needs 12 k and 3 k. Since quiet history has threat buckets, Rea8
-    // is found at depth 24 with 20.4 M nodes (Qd4 at depth 22 with 3.46 M).
-    ("s2-mate5-005", 27_000_000),
+    // 2.95 M; Stockfish 15.1 needs 12 k and 3 k. Quiet history by threat bucket took them to
+    // 20.4 M and 3.46 M nodes, capture history by kind captured to 3.19 M (depth 20) and
+    // 1.33 M (depth 19).
+    ("s2-mate5-005", 4_200_000),
     ("s2-mate5-008", 3_900_000),
     // A mate in 4 (Qf5, then every reply is mated in at most 3) that Stockfish's single line
     // reported as a mate in 5; at 0.7 M nodes it scores +2140. Found at depth 19, 19.0 M nodes

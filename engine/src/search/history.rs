@@ -1,11 +1,12 @@
 //! Move-ordering statistics one search thread learns as it goes.
 //!
-//! Scheme: all tables are indexed by the game's dense `Position::move_index` (for chess, piece
-//! and target square). *Butterfly* history scores quiet moves per side and per threat bucket of
-//! the move at its node (`Position::threat_bucket`; chess: whether the opponent attacks the
-//! move's origin, its target, both or neither), so a move that flees an attack or walks into
-//! one learns apart from the same move elsewhere; *capture* history corrects MVV/LVA for noisy
-//! moves; *continuation* history scores a quiet move by the move played one, two and four
+//! Scheme: the tables are indexed by the game's dense `Position::move_index` (for chess, piece
+//! and target square), but for capture history. *Butterfly* history scores quiet moves per
+//! side and per threat bucket of the move at its node (`Position::threat_bucket`; chess:
+//! whether the opponent attacks the move's origin, its target, both or neither), so a move
+//! that flees an attack or walks into one learns apart from the same move elsewhere; *capture*
+//! history corrects MVV/LVA for noisy moves, per side and `Position::noisy_index` (chess:
+//! piece, target square and the kind captured); *continuation* history scores a quiet move by the move played one, two and four
 //! plies before it (one table, indexed by the pair of indices), when the index space is small
 //! enough for the pair table to stay in a few megabytes; the *countermove* table remembers the
 //! quiet reply that refuted each move. *Correction* history is not about moves: per side, per
@@ -34,6 +35,8 @@ pub struct History<M> {
     space: usize,
     /// Threat buckets of the butterfly table.
     buckets: usize,
+    /// Index space of the capture table.
+    noisy_space: usize,
     butterfly: Vec<i16>,
     capture: Vec<i16>,
     cont: Vec<i16>,
@@ -50,8 +53,9 @@ fn gravity(entry: &mut i16, bonus: i32) {
 
 impl<M: Copy> History<M> {
     /// Tables for moves indexed below `space`, the butterfly table with `buckets` threat
-    /// buckets (`Position::THREAT_BUCKETS`).
-    pub fn new(space: usize, buckets: usize) -> History<M> {
+    /// buckets (`Position::THREAT_BUCKETS`), the capture table for noisy moves indexed below
+    /// `noisy_space` (`Position::NOISY_INDEX_SPACE`).
+    pub fn new(space: usize, buckets: usize, noisy_space: usize) -> History<M> {
         let cont_len = if space <= MAX_CONT_SPACE {
             space * space
         } else {
@@ -60,8 +64,9 @@ impl<M: Copy> History<M> {
         History {
             space,
             buckets,
+            noisy_space,
             butterfly: vec![0; 2 * buckets * space],
-            capture: vec![0; 2 * space],
+            capture: vec![0; 2 * noisy_space],
             cont: vec![0; cont_len],
             counter: vec![None; space],
             correction: vec![0; STRUCTURE_KEYS * 2 * CORRECTION_BUCKETS],
@@ -100,14 +105,20 @@ impl<M: Copy> History<M> {
         gravity(&mut self.butterfly[slot], bonus);
     }
 
+    /// Capture history of the noisy move with `Position::noisy_index` `nidx`.
     #[inline]
-    pub fn noisy(&self, side: Side, idx: usize) -> i32 {
-        self.capture[side.index() * self.space + idx] as i32
+    pub fn noisy(&self, side: Side, nidx: usize) -> i32 {
+        debug_assert!(nidx < self.noisy_space);
+        self.capture[side.index() * self.noisy_space + nidx] as i32
     }
 
     #[inline]
-    pub fn update_noisy(&mut self, side: Side, idx: usize, bonus: i32) {
-        gravity(&mut self.capture[side.index() * self.space + idx], bonus);
+    pub fn update_noisy(&mut self, side: Side, nidx: usize, bonus: i32) {
+        debug_assert!(nidx < self.noisy_space);
+        gravity(
+            &mut self.capture[side.index() * self.noisy_space + nidx],
+            bonus,
+        );
     }
 
     /// Continuation score of `idx` after a move with index `prev` (0 when untracked).
@@ -200,7 +211,7 @@ mod tests {
 
     #[test]
     fn gravity_keeps_entries_bounded_and_moving() {
-        let mut h: History<u8> = History::new(10, 4);
+        let mut h: History<u8> = History::new(10, 4, 80);
         for _ in 0..1000 {
             h.update_quiet(Side::First, 2, 3, 2000);
         }
@@ -216,6 +227,10 @@ mod tests {
         // The last slot of the table is in range.
         h.update_quiet(Side::Second, 3, 9, 100);
         assert_eq!(h.quiet(Side::Second, 3, 9), 100);
+        // The capture table has its own index space.
+        h.update_noisy(Side::Second, 79, 100);
+        assert_eq!(h.noisy(Side::Second, 79), 100);
+        assert_eq!(h.noisy(Side::First, 79), 0);
         for _ in 0..1000 {
             h.update_cont(Some(2), 5, -3000);
         }
@@ -233,7 +248,7 @@ mod tests {
 
     #[test]
     fn corrections_follow_the_search_and_stay_bounded() {
-        let mut h: History<u8> = History::new(10, 1);
+        let mut h: History<u8> = History::new(10, 1, 10);
         let a = only(0, 77);
         assert_eq!(h.correction(Side::First, &a), 0);
         // The search keeps finding this structure 40 better than the corrected evaluation
@@ -259,7 +274,7 @@ mod tests {
 
     #[test]
     fn corrections_of_several_keys_add_up_to_what_the_search_found() {
-        let mut h: History<u8> = History::new(10, 1);
+        let mut h: History<u8> = History::new(10, 1, 10);
         let all: [Option<u64>; STRUCTURE_KEYS] = std::array::from_fn(|i| Some(i as u64 + 1));
         for _ in 0..400 {
             let off = 60 - h.correction(Side::First, &all);

@@ -2,9 +2,10 @@
 //!
 //! Scheme: moves come out in the order most likely to cut off, and are generated only when an
 //! earlier stage has not already produced a cutoff: the table move (no generation at all), then
-//! noisy moves by MVV/LVA corrected by capture history, those that lose material by static
-//! exchange set aside; then the two killers and the countermove (checked for pseudo-legality,
-//! since they come from other positions); then quiet moves by butterfly history (in each
+//! noisy moves by MVV/LVA corrected by capture history (under `Position::noisy_index`; chess:
+//! piece, target square and kind captured), those that lose material by static exchange set
+//! aside; then the two killers and the countermove (checked for pseudo-legality, since they
+//! come from other positions); then quiet moves by butterfly history (in each
 //! move's threat bucket, from the node's `Position::threat_info` the picker is given) and
 //! continuation history (the first few picked by selection, the rest sorted only when
 //! reached); then the set-aside losing noisy moves. Quiescence uses only the table move and the
@@ -150,8 +151,8 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
                         if Some(m) == self.tt {
                             continue;
                         }
-                        let idx = pos.move_index(m);
-                        let score = pos.noisy_value(m) * 8 + hist.noisy(side, idx) / 2;
+                        let score =
+                            pos.noisy_value(m) * 8 + hist.noisy(side, pos.noisy_index(m)) / 2;
                         self.moves.push((m, score));
                     }
                     self.next = 0;

@@ -26,7 +26,7 @@
 //!   Quiet (butterfly) history is read and updated in each move's threat bucket
 //!   (`Position::threat_bucket`), from threats the game computes once per node before the
 //!   move loop (`Position::threat_info`), the same bucket for a move wherever the node reads or
-//!   updates it.
+//!   updates it; capture history under `Position::noisy_index` (chess: the kind captured too).
 //!
 //! Quiescence follows noisy moves (all moves in check) with stand-pat, delta pruning and SEE
 //! pruning where the game supplies them; where the game forces a noisy move
@@ -158,7 +158,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             id,
             pos: root,
             eval,
-            hist: History::new(P::MOVE_INDEX_SPACE, P::THREAT_BUCKETS),
+            hist: History::new(P::MOVE_INDEX_SPACE, P::THREAT_BUCKETS, P::NOISY_INDEX_SPACE),
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -850,6 +850,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let mut move_count = 0usize;
         // The quiet moves searched without a cutoff: move, index and threat bucket.
         let mut quiets: ArrayVec<(P::Move, usize, usize), 64> = ArrayVec::new();
+        // The noisy moves searched without a cutoff, by `Position::noisy_index`.
         let mut noisies: ArrayVec<usize, 32> = ArrayVec::new();
         let lmp_limit = (p.lmp_base + depth * depth) / (2 - improving as i32);
         // Set once late-move or futility pruning has given up on the quiet moves that do not
@@ -877,13 +878,14 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 continue;
             }
             let idx = self.pos.move_index(m);
-            let bucket = if noisy {
-                0
+            // A noisy move's capture history index, a quiet move's threat bucket.
+            let (nidx, bucket) = if noisy {
+                (self.pos.noisy_index(m), 0)
             } else {
-                self.pos.threat_bucket(&threats, m)
+                (0, self.pos.threat_bucket(&threats, m))
             };
             let hist_score = if noisy {
-                self.hist.noisy(side, idx)
+                self.hist.noisy(side, nidx)
             } else {
                 self.hist.quiet(side, bucket, idx)
                     + self.hist.cont(cont[0], idx)
@@ -1102,7 +1104,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
             if Some(m) != best_move {
                 if noisy {
-                    let _ = noisies.try_push(idx);
+                    let _ = noisies.try_push(nidx);
                 } else {
                     let _ = quiets.try_push((m, idx, bucket));
                 }
@@ -1193,7 +1195,8 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 }
             }
         } else {
-            self.hist.update_noisy(side, idx, bonus);
+            self.hist
+                .update_noisy(side, self.pos.noisy_index(best), bonus);
         }
         for &n in noisies {
             self.hist.update_noisy(side, n, -bonus);

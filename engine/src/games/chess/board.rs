@@ -541,6 +541,32 @@ mod tests {
         assert_eq!(<Board as Position>::THREAT_BUCKETS, 4);
     }
 
+    #[test]
+    fn noisy_indices_tell_the_kind_captured() {
+        // The noisy index of `text` in `fen`, checked to be a noisy move in range.
+        let index = |fen: &str, text: &str| {
+            let b = Board::from_text(fen).unwrap();
+            let m = b.parse_move(text).unwrap();
+            assert!(b.is_noisy(m), "{fen}: {text}");
+            let i = b.noisy_index(m);
+            assert!(i < <Board as Position>::NOISY_INDEX_SPACE, "{fen}: {text}");
+            (b.move_index(m), i)
+        };
+        // The same rook onto the same square, taking a rook or a knight: one move index, two
+        // capture history entries.
+        let rook = index("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8");
+        let knight = index("n3k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8");
+        assert_eq!(rook.0, knight.0);
+        assert_ne!(rook.1, knight.1);
+        // En passant takes a pawn, as the same capture of a pawn standing on the target would.
+        let ep = index("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6");
+        let plain = index("4k3/8/3p4/4P3/8/8/8/4K3 w - - 0 1", "e5d6");
+        assert_eq!(ep, plain);
+        // A promotion that takes nothing is told from a capture of any kind.
+        let (push, i) = index("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q");
+        assert!(PieceKind::ALL.iter().all(|k| i != push * 8 + k.index()));
+    }
+
     fn keys(fen: &str) -> [Option<u64>; STRUCTURE_KEYS] {
         Board::from_text(fen).unwrap().structure_keys()
     }

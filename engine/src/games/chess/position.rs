@@ -28,6 +28,8 @@ impl Position for Board {
     const MOVE_INDEX_SPACE: usize = 16 * 64;
     /// Whether the opponent attacks the move's origin, and whether it attacks its target.
     const THREAT_BUCKETS: usize = 4;
+    /// A move index times 8 kinds captured (see `noisy_index`).
+    const NOISY_INDEX_SPACE: usize = 16 * 64 * 8;
 
     #[inline(always)]
     fn side_to_move(&self) -> Side {
@@ -140,6 +142,19 @@ impl Position for Board {
     #[inline(always)]
     fn move_index(&self, m: Move) -> usize {
         (self.mailbox[m.from().index()] as usize & 15) * 64 + m.to().index()
+    }
+
+    /// `move_index * 8` plus the kind captured: pawn to queen (0 to 4; en passant a pawn), or
+    /// the empty square's code (6) for a promotion that captures nothing, so that it is told
+    /// from a capture of a pawn.
+    #[inline(always)]
+    fn noisy_index(&self, m: Move) -> usize {
+        let captured = if m.is_en_passant() {
+            PieceKind::Pawn.index()
+        } else {
+            code_kind(self.mailbox[m.to().index()])
+        };
+        self.move_index(m) * 8 + captured
     }
 
     #[inline]
