@@ -14,7 +14,7 @@
 //! After the linear sum, endgames that the rules or technique make drawish are scaled towards
 //! zero: when the side behind has a king, a lead counts for a quarter less, and when the side
 //! ahead has at most three pieces against a king nothing can be forced (the 16- and 5-move
-//! rules end such games). The score is from the side to move's view, in units where a man is 100.
+//! rules end such games); four kings against a lone king keep their whole lead (a win). The score is from the side to move's view, in units where a man is 100.
 //! With endgame tables loaded (`Eval::with_bitbases`), positions they hold are scored by
 //! `Evaluator::probe` instead, exactly.
 
@@ -296,7 +296,9 @@ fn scale(board: &Board, v: i32) -> i32 {
 }
 
 /// The drawish-endgame factor for the unscaled White's-view value `v`, in eighths: 8 (none),
-/// 6 (the side behind has a king) or 1 (and the side ahead has at most three pieces).
+/// 6 (the side behind has a king) or 1 (and the side ahead has at most three pieces). Four
+/// kings or more against a lone king is a win that no rule stops (the 16- and 5-move rules
+/// are for three pieces or fewer, and the win takes fewer than 25 moves), so no factor.
 #[inline(always)]
 fn scale_eighths(board: &Board, v: i32) -> i32 {
     let (ahead, behind) = if v > 0 {
@@ -304,7 +306,9 @@ fn scale_eighths(board: &Board, v: i32) -> i32 {
     } else {
         (Side::Second, Side::First)
     };
-    if board.kings(behind) == 0 {
+    if board.kings(behind) == 0
+        || (board.pieces(behind).count_ones() == 1 && board.kings(ahead).count_ones() >= 4)
+    {
         8
     } else if board.pieces(ahead).count_ones() <= 3 {
         1
@@ -539,8 +543,11 @@ mod tests {
         // Two kings against one: a rules draw, whatever the material says.
         let v = eval("W:WK10,K20:BK45");
         assert!(v.abs() < 60, "{v}");
-        // Four kings against one: a win.
-        assert!(eval("W:WK10,K20,K30,K40:BK45") > 300);
+        // Four kings against one: a win, the whole lead kept.
+        let four = eval("W:WK10,K20,K30,K40:BK45");
+        assert!(four > 300, "{four}");
+        let three_and_a_man = eval("W:WK10,K20,K30,40:BK45");
+        assert!(four > three_and_a_man * 5 / 4, "{four} {three_and_a_man}");
     }
 
     /// Positions from the opening to the ending, men and kings, both sides to move.
