@@ -51,6 +51,7 @@ use super::knobs::{self, K};
 use super::move_features;
 use super::patterns;
 use super::replies::Replies;
+use super::softmax::Softmax;
 use crate::game::{MctsState, PlayoutEnd, Prior, Side};
 
 /// A uniform integer below `n` (`n` > 0) from 32 random bits, without division.
@@ -70,34 +71,43 @@ impl Board {
     /// move cap) and returns the result for the side to move at the start. Records every stone
     /// move as `(side, point)` in `trace`.
     pub fn run_playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Side, u32)>) -> PlayoutEnd {
-        if knobs::get(K::P_REPLY) > 0 {
-            Replies::with(self.mailbox_len(), |r| {
-                self.run_playout_with(rng, trace, Some(r))
-            })
-        } else {
-            self.run_playout_with(rng, trace, None)
+        let reply = knobs::get(K::P_REPLY) > 0;
+        let soft = knobs::get(K::P_SOFTMAX) > 0;
+        match (reply, soft) {
+            (false, false) => self.run_playout_with(rng, trace, None, None),
+            (true, false) => Replies::with(self.mailbox_len(), |r| {
+                self.run_playout_with(rng, trace, Some(r), None)
+            }),
+            (false, true) => Softmax::with(|s| self.run_playout_with(rng, trace, None, Some(s))),
+            (true, true) => Replies::with(self.mailbox_len(), |r| {
+                Softmax::with(|s| self.run_playout_with(rng, trace, Some(r), Some(s)))
+            }),
         }
     }
 
     /// [`run_playout`](Board::run_playout), consulting and teaching the last good replies
-    /// when given.
-    fn run_playout_with(
+    /// when given, and keeping the softmax policy's weights when given.
+    pub(super) fn run_playout_with(
         &mut self,
         rng: &mut SmallRng,
         trace: &mut Vec<(Side, u32)>,
         mut replies: Option<&mut Replies>,
+        mut soft: Option<&mut Softmax>,
     ) -> PlayoutEnd {
         let start = self.to_move();
         let point = |m: Move| m.point().unwrap_or(0) as u16;
         if let Some(r) = replies.as_deref_mut() {
             r.start(start, point(self.last_move2()), point(self.last_move()));
         }
+        if let Some(s) = soft.as_deref_mut() {
+            s.start(self);
+        }
         // A finished game is judged by playing on: dead stones get captured.
         let mut passes = 0;
         let cap = 3 * self.size() * self.size() + 20;
         let mut moves = 0;
         while passes < 2 && moves < cap {
-            let m = self.policy_move_with(rng, replies.as_deref());
+            let m = self.policy_move_with(rng, replies.as_deref(), soft.as_deref_mut());
             match m.point() {
                 Some(p) => {
                     trace.push((self.to_move(), p as u32));
@@ -108,7 +118,15 @@ impl Board {
             if let Some(r) = replies.as_deref_mut() {
                 r.push(point(m));
             }
-            self.play_fast(m);
+            match (m.point(), soft.as_deref_mut()) {
+                // The weights follow every move, whichever rule chose it.
+                (Some(p), Some(s)) => {
+                    s.before_move(self, p, self.to_move());
+                    self.play_fast(m);
+                    s.after_move(self, p);
+                }
+                _ => self.play_fast(m),
+            }
             moves += 1;
         }
         let margin = self.playout_margin();
@@ -178,12 +196,22 @@ impl Board {
 
     /// The playout policy's move for the side to move.
     pub fn policy_move(&self, rng: &mut SmallRng) -> Move {
-        self.policy_move_with(rng, None)
+        self.policy_move_with(rng, None, None)
     }
 
-    /// [`policy_move`](Board::policy_move), with the last good replies when given.
-    fn policy_move_with(&self, rng: &mut SmallRng, replies: Option<&Replies>) -> Move {
+    /// [`policy_move`](Board::policy_move), with the last good replies when given, and with
+    /// the softmax policy's weights when given (then `p_softmax` says how often the softmax
+    /// stands in for the patterns, fill-the-board and the random move).
+    pub(super) fn policy_move_with(
+        &self,
+        rng: &mut SmallRng,
+        replies: Option<&Replies>,
+        soft: Option<&mut Softmax>,
+    ) -> Move {
         let side = self.to_move();
+        // Rolled once a move, and only with the softmax on: off, the policy draws exactly
+        // the random numbers it always did.
+        let soft = soft.filter(|s| chance(rng, s.chance));
         if chance(rng, knobs::get(K::P_KO)) {
             let age = knobs::get(K::KO_AGE).clamp(0, 255) as u8;
             if let Some(k) = self.recent_ko(age) {
@@ -222,7 +250,8 @@ impl Board {
                         return Move::at(p);
                     }
                 }
-                if chance(rng, knobs::get(K::P_PATTERN)) {
+                // The softmax's pattern gammas stand in for the hand-written shapes.
+                if soft.is_none() && chance(rng, knobs::get(K::P_PATTERN)) {
                     if let Some(p) = self.pattern_move(last, side, rng) {
                         return Move::at(p);
                     }
@@ -237,12 +266,25 @@ impl Board {
                 }
             }
         }
+        if let Some(s) = soft {
+            return self.softmax_move(s, side, rng);
+        }
         if self.is_big() && chance(rng, knobs::get(K::P_FILL)) {
             if let Some(p) = self.fill_board_move(rng) {
                 return Move::at(p);
             }
         }
         self.random_move(side, rng)
+    }
+
+    /// A move drawn from the softmax over the playout features (see `softmax`): a drawn
+    /// point the simple ko bans or that is a bad self-atari (as for the random move) is
+    /// refused and the draw repeated; pass when nothing is left.
+    fn softmax_move(&self, s: &mut Softmax, side: Side, rng: &mut SmallRng) -> Move {
+        let found = s.draw(self, side, rng, |p, rng| {
+            self.is_legal_fast(p, side) && !self.is_bad_self_atari(p, side, rng)
+        });
+        found.map_or(Move::PASS, Move::at)
     }
 
     /// A random empty point whose eight neighbours are all empty and on the board (MoGo's
