@@ -75,10 +75,17 @@ fn orthogonal(b: &Board, p: usize) -> [usize; 4] {
 /// The shared part of an empty point's features.
 #[inline]
 pub fn around(b: &Board, p: usize) -> Around {
+    around_pattern(b, p, b.pattern3(p))
+}
+
+/// [`around`] for a caller who knows the point's `pattern3`.
+#[inline]
+pub fn around_pattern(b: &Board, p: usize, pat: u16) -> Around {
     let mut atari = 0u8;
     let mut empties = 0u8;
     for (i, q) in orthogonal(b, p).into_iter().enumerate() {
-        let c = b.at(q);
+        // The colour from the pattern: slot 2i.
+        let c = (pat >> (4 * i) & 3) as u8;
         if c == EMPTY {
             empties += 1;
         } else if c != BORDER && b.in_atari(b.group_of(q)) {
@@ -86,17 +93,17 @@ pub fn around(b: &Board, p: usize) -> Around {
         }
     }
     Around {
-        pat: b.pattern3(p),
+        pat,
         atari,
         empties,
     }
 }
 
-/// The 16 colour bits of `pattern3` seen from `side`: own 1, opponent 2 (Black's view is the
-/// board's own coding; White's swaps 1 and 2 in every 2-bit field, leaving empty and border).
+/// A key of `pattern3` colours (atari bits above them or not) seen from `side`: own 1,
+/// opponent 2 (Black's view is the board's own coding; White's swaps 1 and 2 in every 2-bit
+/// colour field, leaving empty, border and the atari bits).
 #[inline]
-pub fn relative(pat: u16, side: Side) -> u32 {
-    let x = pat as u32;
+pub fn relative(x: u32, side: Side) -> u32 {
     if side == Side::First {
         x
     } else {
@@ -121,7 +128,7 @@ pub struct PointFeatures {
 /// The features of empty `p` for `side`, from its shared part `a`.
 #[inline]
 pub fn side_features(b: &Board, p: usize, side: Side, a: &Around) -> PointFeatures {
-    let key = relative(a.pat, side) | (a.atari as u32) << 16;
+    let key = relative(a.pat as u32 | (a.atari as u32) << 16, side);
     let mut capture = 0u8;
     let mut own_atari = false;
     if a.atari != 0 {
@@ -152,20 +159,16 @@ pub fn side_features(b: &Board, p: usize, side: Side, a: &Around) -> PointFeatur
         };
     }
     // Two empty neighbours are two liberties: no self-atari, and an extension if anything.
-    let (libs, size) = if a.empties >= 2 {
-        (2, 1)
-    } else {
-        b.libs_after(p, side, 2)
-    };
-    let self_atari = match (libs < 2, size) {
-        (false, _) => 0,
-        (true, 1) => 1,
-        (true, _) => 2,
+    let two = a.empties >= 2 || b.two_libs_after(p, side);
+    let self_atari = match two {
+        true => 0,
+        false if b.size_after(p, side) == 1 => 1,
+        false => 2,
     };
     PointFeatures {
         key,
         capture,
-        extension: own_atari && capture == 0 && libs >= 2,
+        extension: own_atari && capture == 0 && two,
         self_atari,
     }
 }
@@ -262,8 +265,8 @@ pub const MAX_WEIGHT: u32 = 1 << 21;
 
 /// The shipped playout gammas, ready for the playouts.
 pub struct PlayoutGammas {
-    /// Per relative raw key, its gamma (1 for a shape the fit did not keep; 0 where the
-    /// centre is an own eye or suicide).
+    /// Per relative raw key, its gamma times [`SCALE`] (a gamma of 1 for a shape the fit did
+    /// not keep; 0 where the centre is an own eye or suicide).
     pattern: Box<[f32]>,
     /// Indexed by the feature's key, 1 at 0 (feature absent).
     capture: [f32; 3],
@@ -303,9 +306,11 @@ impl PlayoutGammas {
             }
         }
         for (k, gamma) in pattern.iter_mut().enumerate() {
-            if forbidden(k as u32) {
-                *gamma = 0.0;
-            }
+            *gamma = if forbidden(k as u32) {
+                0.0
+            } else {
+                *gamma * SCALE
+            };
         }
         g.pattern = pattern;
         g
@@ -319,18 +324,133 @@ impl PlayoutGammas {
         if g == 0.0 {
             return 0;
         }
-        let g = g
-            * self.capture[f.capture as usize]
+        // In the order `tactical` and `combine` multiply, so the results are the same bits.
+        let t = self.capture[f.capture as usize]
             * self.extension[f.extension as usize]
             * self.self_atari[f.self_atari as usize];
-        ((g * SCALE) as u32).clamp(1, MAX_WEIGHT)
+        quantise(g * t)
+    }
+
+    /// The product of the gammas of the features other than the pattern (and contiguity)
+    /// of empty `p` for Black and White: what [`weight`](PlayoutGammas::weight) multiplies
+    /// the pattern's gamma by. The same features as [`side_features`] (a test checks it),
+    /// both sides at once: each neighbouring group is looked at once, for its liberties
+    /// other than `p` (none, one point, or more), which is what both sides' liberty counts
+    /// after a move at `p` are made of.
+    #[inline]
+    pub fn tactical(&self, b: &Board, p: usize, a: &Around) -> [f32; 2] {
+        if a.atari == 0 && a.empties >= 2 {
+            // No capture, extension nor self-atari (most points).
+            return [1.0, 1.0];
+        }
+        let nb = orthogonal(b, p);
+        // The empty neighbour, when there is just one.
+        let mut empty = 0usize;
+        // Per colour (Black, White): stones in atari next to p (groups counted once), the
+        // liberty a move there gets from capturing them or from own groups' other
+        // liberties (0: none yet), whether it has two already, and the stones it joins.
+        let mut in_atari = [0usize; 2];
+        let mut capture_lib = [0usize; 2];
+        let mut own_lib = [0usize; 2];
+        let mut two = [a.empties >= 2; 2];
+        let mut joined = [0usize; 2];
+        // The group of each neighbour stone (0 elsewhere, never a group's head).
+        let colours: [u8; 4] = std::array::from_fn(|i| (a.pat >> (4 * i) & 3) as u8);
+        let heads: [usize; 4] = std::array::from_fn(|i| {
+            if colours[i] == EMPTY || colours[i] == BORDER {
+                0
+            } else {
+                b.group_of(nb[i])
+            }
+        });
+        for (i, &q) in nb.iter().enumerate() {
+            let c = colours[i];
+            if c == EMPTY {
+                empty = q;
+                continue;
+            }
+            if c == BORDER {
+                continue;
+            }
+            let g = heads[i];
+            if heads[..i].contains(&g) {
+                continue; // seen at another neighbour
+            }
+            let k = (c - 1) as usize;
+            let size = b.group_size(g);
+            joined[k] += size;
+            if a.atari & (1 << i) != 0 {
+                // For the other colour a capture: this stone's point is a liberty, and a
+                // bigger group frees two.
+                in_atari[k] += size;
+                if size >= 2 || capture_lib[1 - k] != 0 {
+                    two[1 - k] = true;
+                }
+                capture_lib[1 - k] = q;
+            } else {
+                // For this colour, its liberties other than p (the group's stones next to p
+                // are the neighbours with its head: they are counted out of its
+                // pseudo-liberties).
+                let m = heads.iter().filter(|&&h| h == g).count();
+                match b.other_liberty_counted(g, p, m) {
+                    None => two[k] = true,
+                    Some(x) => {
+                        if own_lib[k] != 0 && own_lib[k] != x {
+                            two[k] = true;
+                        }
+                        own_lib[k] = x;
+                    }
+                }
+            }
+        }
+        [0, 1].map(|k| {
+            // Liberties by their points: the empty neighbour, a captured stone's point, an
+            // own group's other liberty (the last can be the empty neighbour too).
+            let libs = [empty, capture_lib[k], own_lib[k]];
+            let distinct = (libs[0] != 0) as usize
+                + (libs[1] != 0) as usize
+                + (libs[2] != 0 && libs[2] != libs[0]) as usize;
+            let two = two[k] || distinct >= 2;
+            let capture = in_atari[1 - k].min(2);
+            let self_atari = match two {
+                true => 0,
+                false if joined[k] == 0 => 1,
+                false => 2,
+            };
+            let extension = in_atari[k] > 0 && capture == 0 && two;
+            self.capture[capture] * self.extension[extension as usize] * self.self_atari[self_atari]
+        })
+    }
+
+    /// The pattern gammas (times [`SCALE`]) for Black and White of a point with absolute raw
+    /// key `key` (`pattern3` colours, atari bits above): 0 for a side where it is an own eye
+    /// or suicide.
+    #[inline]
+    pub fn shape(&self, key: u32) -> [f32; 2] {
+        [
+            self.pattern[key as usize],
+            self.pattern[relative(key, Side::Second) as usize],
+        ]
+    }
+
+    /// The weights of a point from its pattern gammas (as [`shape`](PlayoutGammas::shape)
+    /// gives them) and tactical products.
+    #[inline]
+    pub fn combine(shape: [f32; 2], tactical: [f32; 2]) -> [u32; 2] {
+        [0, 1].map(|k| {
+            if shape[k] == 0.0 {
+                0
+            } else {
+                quantise(shape[k] * tactical[k])
+            }
+        })
     }
 
     /// The weights of empty `p` for Black and White.
-    #[inline]
     pub fn weights(&self, b: &Board, p: usize) -> [u32; 2] {
         let a = around(b, p);
-        Side::BOTH.map(|side| self.weight(&side_features(b, p, side, &a)))
+        let t = self.tactical(b, p, &a);
+        Self::combine(self.shape(a.pat as u32 | (a.atari as u32) << 16), t)
     }
 }
 
@@ -355,6 +475,12 @@ pub(super) fn scrambled() -> PlayoutGammas {
     g
 }
 
+/// A weight from a gamma product times [`SCALE`]: at least 1, at most [`MAX_WEIGHT`].
+#[inline]
+fn quantise(x: f32) -> u32 {
+    (x as u32).clamp(1, MAX_WEIGHT)
+}
+
 /// The shipped gammas (`playout_gammas`, fitted on 9x9 games; all boards use them).
 pub static GAMMAS: Lazy<PlayoutGammas> =
     Lazy::new(|| PlayoutGammas::from_table(super::playout_gammas::GAMMAS));
@@ -368,10 +494,13 @@ mod tests {
 
     #[test]
     fn relative_swaps_colours_only() {
-        // N black, E white, S border, W empty.
-        let pat: u16 = 1 | 2 << 4 | 3 << 8;
-        assert_eq!(relative(pat, Side::First), pat as u32);
-        assert_eq!(relative(pat, Side::Second), (2 | 1 << 4 | 3 << 8) as u32);
+        // N black, E white, S border, W empty; atari bits on N and S.
+        let key: u32 = 1 | 2 << 4 | 3 << 8 | 0b101 << 16;
+        assert_eq!(relative(key, Side::First), key);
+        assert_eq!(
+            relative(key, Side::Second),
+            2 | 1 << 4 | 3 << 8 | 0b101 << 16
+        );
     }
 
     #[test]
@@ -463,6 +592,83 @@ mod tests {
         assert_eq!(near, 8);
         b.play(Move::PASS);
         assert_eq!(b.board_points().filter(|&p| contiguous(&b, p)).count(), 0);
+    }
+
+    #[test]
+    fn both_sides_at_once_is_each_side_alone() {
+        // `weights` (the playouts' path) and `weight` of `side_features` (the definition the
+        // fit uses) agree, for the shipped gammas and for scrambled ones.
+        let scrambled = scrambled();
+        let mut rng = SmallRng::seed_from_u64(4);
+        for size in [7, 9] {
+            for _ in 0..10 {
+                let mut b = Board::new(size);
+                for _ in 0..(size * size * 2) {
+                    let m = b.policy_move(&mut rng);
+                    b.play_fast(m);
+                    for i in 0..b.empty_count() {
+                        let q = b.empty_point(i);
+                        for g in [&*GAMMAS, &scrambled] {
+                            let w = g.weights(&b, q);
+                            for side in Side::BOTH {
+                                let f = point_features(&b, q, side);
+                                assert_eq!(w[side.index()], g.weight(&f), "{}", b.point_name(q));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_liberty_helpers_agree_with_the_slow_ones() {
+        let mut rng = SmallRng::seed_from_u64(9);
+        let mut checked = 0;
+        for size in [5, 9, 13] {
+            for _ in 0..10 {
+                let mut b = Board::new(size);
+                for _ in 0..(size * size * 2) {
+                    let m = b.policy_move(&mut rng);
+                    b.play_fast(m);
+                    for i in 0..b.empty_count() {
+                        let q = b.empty_point(i);
+                        for side in Side::BOTH {
+                            if !b.is_legal_fast(q, side) {
+                                continue;
+                            }
+                            let (libs, size) = b.libs_after(q, side, 2);
+                            assert_eq!(
+                                b.two_libs_after(q, side),
+                                libs >= 2,
+                                "{} {side:?}\n{b:?}",
+                                b.point_name(q)
+                            );
+                            assert_eq!(b.size_after(q, side), size);
+                            checked += 1;
+                        }
+                    }
+                    for p in b.board_points() {
+                        if b.at(p) == EMPTY || b.group_of(p) != p {
+                            continue;
+                        }
+                        let mut buf = [0u16; 3];
+                        let n = b.liberties(p, 3, &mut buf);
+                        let short = b.short_liberties(p);
+                        if n <= 2 {
+                            let (mut got, k) = short.unwrap();
+                            assert_eq!(k, n);
+                            got[..k].sort();
+                            buf[..n].sort();
+                            assert_eq!(got[..k], buf[..n]);
+                        } else {
+                            assert!(short.is_none());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]

@@ -29,10 +29,25 @@ use arrayvec::ArrayVec;
 use rand::rngs::SmallRng;
 use rand::RngCore;
 
-use super::board::{stone, Board, BORDER, EMPTY, MAX_POINTS, MAX_SIZE};
+use super::board::{stone, Board, EMPTY, MAX_POINTS, MAX_SIZE};
 use super::knobs::{self, K};
-use super::playout_features::{PlayoutGammas, GAMMAS};
+use super::playout_features::{around_pattern, PlayoutGammas, GAMMAS};
 use crate::game::Side;
+
+/// A tactical product not computed (no gamma product is negative).
+const UNKNOWN: f32 = -1.0;
+
+/// Whether a point with raw key `key` has the shape alone for features: no atari bit and two
+/// empty orthogonal neighbours or more (`PlayoutGammas::tactical`'s first case).
+#[inline]
+fn simple(key: u32) -> bool {
+    // Orthogonal slots are the even ones: bits 0-1, 4-5, 8-9, 12-13.
+    let orth = key & 0x3333;
+    let taken = (orth | orth >> 1) & 0x1111;
+    // At most two bits set: clearing the lowest twice leaves nothing (no popcount needed).
+    let once = taken & taken.wrapping_sub(1);
+    key >> 16 == 0 && once & once.wrapping_sub(1) == 0
+}
 
 thread_local! {
     static SOFTMAX: RefCell<Option<Box<Softmax>>> = const { RefCell::new(None) };
@@ -51,40 +66,27 @@ pub struct Softmax {
     /// `[side][row]`: sums of `w` over each row (row 0 is the bottom one).
     rows: [[u32; MAX_SIZE]; 2],
     total: [u32; 2],
+    /// Per empty point: its raw key in absolute colours (`pattern3`, atari bits above), and
+    /// the product of its other gammas for Black and White, so a point whose 3x3 colours
+    /// alone changed is reweighed from them.
+    key: [u32; MAX_POINTS],
+    tactical: [[f32; 2]; MAX_POINTS],
     /// Row of each board point.
     row_of: [u8; MAX_POINTS],
     /// Marks of points queued for an update and of groups (by head) already looked at: equal
     /// to `stamp` when marked during the current move.
     stamp: u32,
     mark: [u32; MAX_POINTS],
+    shape_mark: [u32; MAX_POINTS],
     gmark: [u32; MAX_POINTS],
+    /// Points to recompute in full, and points whose 3x3 colours alone changed.
     todo: ArrayVec<u16, MAX_POINTS>,
+    shape_todo: ArrayVec<u16, MAX_POINTS>,
     captured: ArrayVec<u16, MAX_POINTS>,
     /// One stone of each of the mover's groups next to a captured stone.
     gainers: ArrayVec<u16, MAX_POINTS>,
     /// Points refused during the current draw, with the weight they had.
     refused: ArrayVec<(u16, u32), MAX_POINTS>,
-}
-
-/// Up to two liberties of the group with head `g`, or `None` when it has three or more.
-#[inline]
-fn short_liberties(b: &Board, g: usize) -> Option<ArrayVec<u16, 2>> {
-    let mut libs = ArrayVec::new();
-    if b.in_atari(g) {
-        libs.push(b.atari_liberty(g) as u16);
-        return Some(libs);
-    }
-    for s in b.group_stones(g) {
-        for q in b.neighbours(s) {
-            if b.at(q) == EMPTY && !libs.contains(&(q as u16)) {
-                if libs.is_full() {
-                    return None;
-                }
-                libs.push(q as u16);
-            }
-        }
-    }
-    Some(libs)
 }
 
 impl Softmax {
@@ -98,11 +100,15 @@ impl Softmax {
             w: [[0; MAX_POINTS]; 2],
             rows: [[0; MAX_SIZE]; 2],
             total: [0; 2],
+            key: [0; MAX_POINTS],
+            tactical: [[1.0; 2]; MAX_POINTS],
             row_of: [0; MAX_POINTS],
             stamp: 0,
             mark: [0; MAX_POINTS],
+            shape_mark: [0; MAX_POINTS],
             gmark: [0; MAX_POINTS],
             todo: ArrayVec::new(),
+            shape_todo: ArrayVec::new(),
             captured: ArrayVec::new(),
             gainers: ArrayVec::new(),
             refused: ArrayVec::new(),
@@ -122,24 +128,69 @@ impl Softmax {
     /// Computes every weight of `b` from scratch: the start of a playout.
     pub fn start(&mut self, b: &Board) {
         let n = b.size();
-        let points = b.mailbox_len();
-        self.stride = b.stride();
-        self.size = n;
+        if n != self.size {
+            // Off the board the weights stay 0 from here on.
+            self.stride = b.stride();
+            self.size = n;
+            self.w = [[0; MAX_POINTS]; 2];
+            for y in 0..n {
+                for x in 0..n {
+                    self.row_of[b.point(x, y)] = y as u8;
+                }
+            }
+        }
         for side in 0..2 {
-            self.w[side][..points].fill(0);
             self.rows[side][..n].fill(0);
             self.total[side] = 0;
         }
+        // Stones weigh nothing; the empty points are computed (`set` counts them in).
         for y in 0..n {
-            for x in 0..n {
-                self.row_of[b.point(x, y)] = y as u8;
+            let row = b.point(0, y);
+            for side in 0..2 {
+                self.w[side][row..row + n].fill(0);
             }
         }
         for i in 0..b.empty_count() {
             let p = b.empty_point(i);
-            let w = self.gammas.weights(b, p);
-            self.set(p, w);
+            self.update(b, p);
         }
+    }
+
+    /// Recomputes empty point `p` in full.
+    #[inline]
+    fn update(&mut self, b: &Board, p: usize) {
+        self.update_from(b, p, b.pattern3(p));
+    }
+
+    /// Recomputes empty point `p` in full, its `pattern3` being `pat`.
+    #[inline]
+    fn update_from(&mut self, b: &Board, p: usize, pat: u16) {
+        let a = around_pattern(b, p, pat);
+        let key = a.pat as u32 | (a.atari as u32) << 16;
+        self.key[p] = key;
+        let shape = self.gammas.shape(key);
+        if shape == [0.0; 2] {
+            // An eye, or suicide for both: no need of the other features (many points late
+            // in a playout). Marked unknown for `update_shape`.
+            self.tactical[p] = [UNKNOWN; 2];
+            self.set(p, [0, 0]);
+            return;
+        }
+        let t = self.gammas.tactical(b, p, &a);
+        self.tactical[p] = t;
+        self.set(p, PlayoutGammas::combine(shape, t));
+    }
+
+    /// Recomputes empty point `p`, whose kept key has been brought up to date and whose
+    /// other features are as they were (computed in full if they were not known).
+    #[inline]
+    fn update_shape(&mut self, b: &Board, p: usize) {
+        if self.tactical[p][0] == UNKNOWN {
+            self.update(b, p);
+            return;
+        }
+        let w = PlayoutGammas::combine(self.gammas.shape(self.key[p]), self.tactical[p]);
+        self.set(p, w);
     }
 
     /// Sets the weights of point `p`, keeping the sums.
@@ -156,60 +207,85 @@ impl Softmax {
         }
     }
 
-    /// Starts the bookkeeping of a move: a fresh stamp for the marks.
+    /// Starts the bookkeeping of a move: a fresh stamp for the marks, and room for the one
+    /// after it, which `after_move` takes for the groups.
     #[inline]
     fn next_stamp(&mut self) {
-        if self.stamp == u32::MAX {
+        if self.stamp >= u32::MAX - 2 {
             self.mark.fill(0);
+            self.shape_mark.fill(0);
             self.gmark.fill(0);
             self.stamp = 0;
         }
         self.stamp += 1;
     }
 
-    /// Queues `p` for an update (once a move; off-board points are skipped).
+    /// Queues `p` for a full update (once a move).
     #[inline]
-    fn queue(&mut self, b: &Board, p: usize) {
-        if self.mark[p] != self.stamp && b.at(p) != BORDER {
+    fn queue(&mut self, p: usize) {
+        if self.mark[p] != self.stamp {
             self.mark[p] = self.stamp;
             self.todo.push(p as u16);
         }
     }
 
-    /// Queues the liberties of the group with head `g` when it has at most two.
+    /// Queues the liberties of the group of stone `from` when it has at most two.
     #[inline]
-    fn queue_short_liberties(&mut self, b: &Board, g: usize) {
-        if let Some(libs) = short_liberties(b, g) {
-            for q in libs {
-                self.queue(b, q as usize);
+    fn queue_short_liberties(&mut self, b: &Board, from: usize) {
+        if let Some((libs, n)) = b.short_liberties(from) {
+            for &q in &libs[..n] {
+                self.queue(q as usize);
             }
         }
     }
 
-    /// Queues `p` and its 8 neighbours.
+    /// Queues the empty points around `p`, whose colour changed, with `p`'s new colour put
+    /// into their kept keys. A diagonal neighbour needs its key alone: its own neighbours
+    /// are as they were, and a group next to it whose liberties changed in a way it sees
+    /// has it on its short liberty list (queued in full). So does an orthogonal neighbour
+    /// whose features were and stay the shape alone (no atari bit, two empty neighbours:
+    /// `p` itself, if now a stone, is a group in atari only when the point is its liberty
+    /// on that list); any other one is queued in full.
     #[inline]
-    fn queue_square(&mut self, b: &Board, p: usize) {
+    fn queue_around(&mut self, b: &Board, p: usize) {
         let s = self.stride;
-        for q in [
-            p,
-            p + 1,
-            p - 1,
-            p + s,
-            p - s,
-            p + s + 1,
-            p + s - 1,
-            p - s + 1,
-            p - s - 1,
-        ] {
-            self.queue(b, q);
+        let c = b.at(p) as u32;
+        // Each neighbour, and the slot `p` has in that neighbour's 3x3 (`pattern3` order).
+        self.queue_neighbour(b, p - s, 0, true, c);
+        self.queue_neighbour(b, p - s - 1, 1, false, c);
+        self.queue_neighbour(b, p - 1, 2, true, c);
+        self.queue_neighbour(b, p + s - 1, 3, false, c);
+        self.queue_neighbour(b, p + s, 4, true, c);
+        self.queue_neighbour(b, p + s + 1, 5, false, c);
+        self.queue_neighbour(b, p + 1, 6, true, c);
+        self.queue_neighbour(b, p - s + 1, 7, false, c);
+    }
+
+    /// [`queue_around`](Softmax::queue_around) for neighbour `q`, where the changed point
+    /// is in slot `slot` and now has colour `c`.
+    #[inline(always)]
+    fn queue_neighbour(&mut self, b: &Board, q: usize, slot: u32, orthogonal: bool, c: u32) {
+        if b.at(q) != EMPTY {
+            return;
+        }
+        let old = self.key[q];
+        let new = old & !(3 << (2 * slot)) | c << (2 * slot);
+        self.key[q] = new;
+        if orthogonal && !(simple(old) && simple(new)) {
+            self.queue(q);
+        } else if self.shape_mark[q] != self.stamp {
+            self.shape_mark[q] = self.stamp;
+            self.shape_todo.push(q as u16);
         }
     }
 
     /// Before `side` plays at `p` on `b` (legal): notes what the board knows only now, the
-    /// stones the move captures and the short liberty lists of the groups it changes.
+    /// stones the move captures and the short liberty lists of the groups it changes that
+    /// the board after the move cannot give.
     pub fn before_move(&mut self, b: &Board, p: usize, side: Side) {
         self.next_stamp();
         self.todo.clear();
+        self.shape_todo.clear();
         self.captured.clear();
         self.gainers.clear();
         let me = stone(side);
@@ -224,7 +300,13 @@ impl Softmax {
                 continue;
             }
             self.gmark[g] = self.stamp;
-            if c == enemy && b.in_atari(g) {
+            if c == me {
+                // It joins the mover's group, which may have three liberties or more after:
+                // its other liberty, if it had just two, is seen by its points now.
+                if let Some(x) = b.other_liberty(g, p) {
+                    self.queue(x);
+                }
+            } else if b.in_atari(g) {
                 // Captured: its stones, and the mover's groups next to them, which gain
                 // liberties.
                 for s in b.group_stones(g) {
@@ -235,74 +317,84 @@ impl Softmax {
                             if self.gmark[h] != self.stamp {
                                 self.gmark[h] = self.stamp;
                                 self.gainers.push(r as u16);
-                                self.queue_short_liberties(b, h);
+                                self.queue_short_liberties(b, r);
                             }
                         }
                     }
                 }
-            } else {
-                self.queue_short_liberties(b, g);
             }
+            // An opponent's group that survives only loses p: its liberties after the move
+            // are the ones to see.
         }
     }
 
     /// After the move at `p` that [`before_move`](Softmax::before_move) saw has been played
     /// on `b`: recomputes every point whose features may have changed.
     pub fn after_move(&mut self, b: &Board, p: usize) {
-        // A fresh stamp for the groups; the points keep theirs (queued ones stay queued).
-        let stamp = self.stamp;
-        self.queue_square(b, p);
+        self.set(p, [0, 0]);
+        // The captured points are recomputed from scratch below: marked, never queued.
+        for i in 0..self.captured.len() {
+            self.mark[self.captured[i] as usize] = self.stamp;
+        }
+        self.queue_around(b, p);
         for i in 0..self.captured.len() {
             let c = self.captured[i] as usize;
-            self.queue_square(b, c);
+            self.queue_around(b, c);
         }
-        // The groups after the move: the mover's (merged) group, the opponent's next to
-        // it, and the mover's groups that captured. `gmark` holds this move's stamp for the
-        // groups seen before the move; a second stamp keeps the ones seen after apart.
-        self.next_stamp();
-        let after = self.stamp;
+        // The groups after the move: the mover's (merged) group, the opponent's next to it,
+        // and the mover's groups that captured. `gmark` holds this move's stamp for the
+        // groups seen before the move; a second stamp (the point marks stay as they are)
+        // keeps the ones seen after apart.
+        let points = self.stamp;
+        let after = points + 1;
         let enemy = b.at(p) ^ 3;
-        let g = b.group_of(p);
-        self.gmark[g] = after;
-        self.queue_short_liberties_marked(b, g, stamp);
+        self.gmark[b.group_of(p)] = after;
+        // With two empty neighbours or more, the mover's group has no liberties but those
+        // (queued already) or at least three.
+        if b.neighbours(p)
+            .iter()
+            .filter(|&&q| b.at(q) == EMPTY)
+            .count()
+            < 2
+        {
+            self.queue_short_liberties(b, p);
+        }
         for q in b.neighbours(p) {
             if b.at(q) == enemy {
                 let h = b.group_of(q);
                 if self.gmark[h] != after {
                     self.gmark[h] = after;
-                    self.queue_short_liberties_marked(b, h, stamp);
+                    self.queue_short_liberties(b, q);
                 }
             }
         }
         for i in 0..self.gainers.len() {
-            let h = b.group_of(self.gainers[i] as usize);
+            let r = self.gainers[i] as usize;
+            let h = b.group_of(r);
             if self.gmark[h] != after {
                 self.gmark[h] = after;
-                self.queue_short_liberties_marked(b, h, stamp);
+                self.queue_short_liberties(b, r);
             }
+        }
+        self.stamp = after;
+        // The captured points first, whose keys are stale: every other empty point's kept
+        // key has its colours up to date (`queue_around` put in every change).
+        for i in 0..self.captured.len() {
+            let c = self.captured[i] as usize;
+            self.update(b, c);
         }
         for i in 0..self.todo.len() {
             let q = self.todo[i] as usize;
-            let w = if b.at(q) == EMPTY {
-                self.gammas.weights(b, q)
+            if b.at(q) == EMPTY {
+                self.update_from(b, q, self.key[q] as u16);
             } else {
-                [0, 0]
-            };
-            self.set(q, w);
+                self.set(q, [0, 0]);
+            }
         }
-    }
-
-    /// [`queue_short_liberties`](Softmax::queue_short_liberties) with the point marks of
-    /// stamp `points` (the move's).
-    #[inline]
-    fn queue_short_liberties_marked(&mut self, b: &Board, g: usize, points: u32) {
-        if let Some(libs) = short_liberties(b, g) {
-            for q in libs {
-                let q = q as usize;
-                if self.mark[q] != points {
-                    self.mark[q] = points;
-                    self.todo.push(q as u16);
-                }
+        for i in 0..self.shape_todo.len() {
+            let q = self.shape_todo[i] as usize;
+            if self.mark[q] != points {
+                self.update_shape(b, q);
             }
         }
     }
@@ -408,6 +500,23 @@ impl Softmax {
         let mut rows = [[0u32; MAX_SIZE]; 2];
         for p in b.board_points() {
             let w = if b.at(p) == EMPTY {
+                let a = super::playout_features::around(b, p);
+                let key = a.pat as u32 | (a.atari as u32) << 16;
+                if self.key[p] != key {
+                    return Err(format!(
+                        "{}: key {:#x}, recomputed {key:#x}",
+                        b.point_name(p),
+                        self.key[p]
+                    ));
+                }
+                let t = self.gammas.tactical(b, p, &a);
+                let kept = self.tactical[p];
+                if kept != t && !(kept == [UNKNOWN; 2] && self.gammas.shape(key) == [0.0; 2]) {
+                    return Err(format!(
+                        "{}: tactical {kept:?}, recomputed {t:?}",
+                        b.point_name(p)
+                    ));
+                }
                 self.gammas.weights(b, p)
             } else {
                 [0, 0]
@@ -496,7 +605,7 @@ mod tests {
                         s.validate(&b).unwrap();
                         found.map_or(Move::PASS, Move::at)
                     } else {
-                        b.policy_move_with(&mut rng, None, Some(&mut s))
+                        b.policy_move_with::<true>(&mut rng, None, Some(&mut s))
                     };
                     passes = if m.is_pass() { passes + 1 } else { 0 };
                     play(&mut s, &mut b, m);
@@ -567,7 +676,8 @@ mod tests {
             for _ in 0..40 {
                 let mut b = Board::new(size);
                 trace.clear();
-                let end: PlayoutEnd = b.run_playout_with(&mut rng, &mut trace, None, Some(&mut s));
+                let end: PlayoutEnd =
+                    b.run_playout_with::<true>(&mut rng, &mut trace, None, Some(&mut s));
                 b.validate().unwrap();
                 s.validate(&b).unwrap();
                 assert!(trace.len() > size * size / 2);
