@@ -16,6 +16,14 @@
 //!
 //! The fitted gammas are written as Rust source (`-out`), a sorted table that ships with the
 //! engine like the other tuned tables.
+//!
+//! `-model playout` fits the softmax playout policy's model instead
+//! (`tetrarch::games::go::playout_features`): the same fitter over the cheap features a
+//! playout can afford at every move (3x3 colours with atari bits, capture, extension,
+//! self-atari, contiguity to the last move). Its competitions are the positions whose move is
+//! a stone, among every legal point that is not an own eye; a pass is never a candidate,
+//! since the playouts pass only when nothing is left. Pattern keys are stored canonical
+//! (smallest over the 8 symmetries) and kept when seen `-min-count` times as a candidate.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -25,17 +33,57 @@ use std::time::Instant;
 use tetrarch::games::go::move_features::{
     self, candidates, move_features, Context, Feature, Features, GROUPS, GROUP_NAMES,
 };
-use tetrarch::games::go::{Move, Record};
+use tetrarch::games::go::playout_features::{self as pf, point_features};
+use tetrarch::games::go::{Board, Move, Record};
 
 use crate::commands::Args;
 
 const HELP: &str = "\
-tetrarch-tune go-patterns -data DIR[,DIR...] [-out FILE.rs] [-radius 3] [-iterations 12]
-    [-min-count 3] [-holdout 10] [-max-games N]
+tetrarch-tune go-patterns -data DIR[,DIR...] [-out FILE.rs] [-model priors|playout]
+    [-radius 3] [-iterations 12] [-min-count 3] [-holdout 10] [-max-games N]
 Fits Bradley-Terry gammas of Go move features to the SGF games under DIR (searched
 recursively) by minorization-maximization and reports top-1 prediction on held-out games
-(every HOLDOUT-th game). -radius: largest diamond pattern (2 to 4).
+(every HOLDOUT-th game). -model priors (default): the tree's learned priors
+(move_features.rs); -model playout: the softmax playout policy's cheap features
+(playout_features.rs). -radius: largest diamond pattern (2 to 4; priors only).
 ";
+
+/// Which model is fitted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Model {
+    /// The tree's learned priors (`move_features`).
+    Priors,
+    /// The softmax playout policy's features (`playout_features`).
+    Playout,
+}
+
+impl Model {
+    fn groups(self) -> usize {
+        match self {
+            Model::Priors => GROUPS,
+            Model::Playout => pf::GROUPS,
+        }
+    }
+
+    fn group_name(self, g: usize) -> &'static str {
+        match self {
+            Model::Priors => GROUP_NAMES[g],
+            Model::Playout => pf::GROUP_NAMES[g],
+        }
+    }
+
+    /// Whether a feature is kept having been seen `n` times among the candidates and `w`
+    /// times in the winner: tactics always, shapes seen often enough.
+    fn keep(self, f: &Feature, n: u32, w: u32, min_count: u32) -> bool {
+        match self {
+            Model::Priors => {
+                let shape = (move_features::PAT3..=move_features::DIAMOND4).contains(&f.group);
+                !shape || (f.group == move_features::PAT3 && n >= min_count) || w >= min_count
+            }
+            Model::Playout => f.group != pf::PATTERN || n >= min_count,
+        }
+    }
+}
 
 /// One competition: its candidates' range and the index of the winner among them.
 struct Competition {
@@ -65,6 +113,11 @@ pub fn go_patterns_cmd(args: &[String]) -> Result<(), String> {
         .map(PathBuf::from)
         .collect();
     let out = a.str("out").map(PathBuf::from);
+    let model = match a.str("model").as_deref() {
+        None | Some("priors") => Model::Priors,
+        Some("playout") => Model::Playout,
+        Some(m) => return Err(format!("-model: no model '{m}' (priors or playout)")),
+    };
     let radius: usize = a.get("radius", 3)?;
     if !(2..=4).contains(&radius) {
         return Err("-radius must be 2, 3 or 4".into());
@@ -113,7 +166,11 @@ pub fn go_patterns_cmd(args: &[String]) -> Result<(), String> {
     for (i, f) in files.iter().enumerate() {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
         let set = (holdout > 0 && i % holdout == holdout - 1) as usize;
-        match game_competitions(&text, radius, &mut raw[set]) {
+        let read = match model {
+            Model::Priors => game_competitions(&text, radius, &mut raw[set]),
+            Model::Playout => game_playout_competitions(&text, &mut raw[set]),
+        };
+        match read {
             Ok(()) => games[set] += 1,
             Err(_) => skipped += 1,
         }
@@ -145,12 +202,9 @@ pub fn go_patterns_cmd(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    let shape = |g: u8| (move_features::PAT3..=move_features::DIAMOND4).contains(&g);
     let mut kept: Vec<Feature> = seen
         .iter()
-        .filter(|(f, &(n, w))| {
-            !shape(f.group) || (f.group == move_features::PAT3 && n >= min_count) || w >= min_count
-        })
+        .filter(|(f, &(n, w))| model.keep(f, n, w, min_count))
         .map(|(f, _)| *f)
         .collect();
     kept.sort();
@@ -189,21 +243,28 @@ pub fn go_patterns_cmd(args: &[String]) -> Result<(), String> {
     }
     let group_of: Vec<u8> = kept.iter().map(|f| f.group).collect();
     for it in 0..iterations {
-        for g in 0..GROUPS as u8 {
+        for g in 0..model.groups() as u8 {
             mm_step(&train, &mut gamma, &wins, &group_of, g);
         }
         report(&gamma, &format!("iteration {}", it + 1));
     }
     let after = report(&gamma, "fitted");
     if let Some(path) = out {
-        let mut by_group = [0usize; GROUPS];
+        let mut by_group = vec![0usize; model.groups()];
         for f in &kept {
             by_group[f.group as usize] += 1;
         }
         let mut s = String::new();
         writeln!(
             s,
-            "//! Gammas of the learned move priors, fitted by `tetrarch-tune go-patterns`."
+            "{}",
+            match model {
+                Model::Priors =>
+                    "//! Gammas of the learned move priors, fitted by `tetrarch-tune go-patterns`.",
+                Model::Playout =>
+                    "//! Gammas of the playout features (`playout_features`), fitted by `tetrarch-tune\n\
+                     //! go-patterns -model playout`.",
+            }
         )
         .unwrap();
         writeln!(s, "//!").unwrap();
@@ -230,8 +291,8 @@ pub fn go_patterns_cmd(args: &[String]) -> Result<(), String> {
             after.1, before.1, after.3
         )
         .unwrap();
-        let counts: Vec<String> = (0..GROUPS)
-            .map(|g| format!("{} {}", GROUP_NAMES[g], by_group[g]))
+        let counts: Vec<String> = (0..model.groups())
+            .map(|g| format!("{} {}", model.group_name(g), by_group[g]))
             .collect();
         writeln!(s, "//! Features by group: {}.", counts.join(", ")).unwrap();
         writeln!(s, "//! Command: {command}").unwrap();
@@ -244,12 +305,18 @@ pub fn go_patterns_cmd(args: &[String]) -> Result<(), String> {
         // A fitted gamma may happen to be close to a named constant such as ln 2.
         writeln!(s, "#![allow(clippy::approx_constant)]").unwrap();
         writeln!(s).unwrap();
-        writeln!(s, "/// The largest diamond radius among the features.").unwrap();
-        writeln!(s, "pub(crate) const RADIUS: usize = {radius};").unwrap();
-        writeln!(s).unwrap();
+        if model == Model::Priors {
+            writeln!(s, "/// The largest diamond radius among the features.").unwrap();
+            writeln!(s, "pub(crate) const RADIUS: usize = {radius};").unwrap();
+            writeln!(s).unwrap();
+        }
         writeln!(
             s,
-            "/// `(group, key, gamma)` of every fitted feature; see `move_features` for the groups."
+            "/// `(group, key, gamma)` of every fitted feature; see `{}` for the groups.",
+            match model {
+                Model::Priors => "move_features",
+                Model::Playout => "playout_features",
+            }
         )
         .unwrap();
         writeln!(s, "#[rustfmt::skip]").unwrap();
@@ -326,6 +393,62 @@ fn game_competitions(text: &str, radius: usize, out: &mut Vec<RawComp>) -> Resul
         let _: Move = m;
     }
     Ok(())
+}
+
+/// Every position of one game whose move is a stone, as a competition of the playout model
+/// among every legal point that is not an own eye.
+fn game_playout_competitions(text: &str, out: &mut Vec<RawComp>) -> Result<(), String> {
+    let rec = Record::from_sgf(text, None, None, 7.5)?;
+    if rec.handicap() > 0 || rec.moves().is_empty() {
+        return Err("handicap or empty game".into());
+    }
+    let mut replay = Record::new(rec.size(), rec.komi());
+    for &(side, m) in rec.moves() {
+        let b = replay.board();
+        if let (true, Some(played)) = (b.to_move() == side, m.point()) {
+            let mut cands = Vec::new();
+            let mut winner = None;
+            for i in 0..b.empty_count() {
+                let p = b.empty_point(i);
+                if b.is_eye(p, side) || b.check(Move::at(p)).is_err() {
+                    continue;
+                }
+                if p == played {
+                    winner = Some(cands.len());
+                }
+                cands.push(playout_features(b, p, side));
+            }
+            if let Some(winner) = winner {
+                out.push(RawComp { cands, winner });
+            }
+        }
+        replay
+            .play(side, m)
+            .map_err(|e| format!("illegal move: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The playout model's features of empty `p` for `side` as fitter features (pattern keys
+/// canonical).
+fn playout_features(b: &Board, p: usize, side: tetrarch::game::Side) -> Features {
+    let f = point_features(b, p, side);
+    let mut fs = Features::new();
+    let mut push = |group, key: u64| fs.push(Feature { group, key });
+    push(pf::PATTERN, pf::canonical(f.key) as u64);
+    if f.capture > 0 {
+        push(pf::CAPTURE, f.capture as u64);
+    }
+    if f.extension {
+        push(pf::EXTENSION, 1);
+    }
+    if f.self_atari > 0 {
+        push(pf::SELF_ATARI, f.self_atari as u64);
+    }
+    if pf::contiguous(b, p) {
+        push(pf::CONTIGUITY, 1);
+    }
+    fs
 }
 
 fn index_data(raw: &[RawComp], index: &HashMap<Feature, u32>) -> Data {
@@ -450,6 +573,24 @@ mod tests {
         let mut g2 = vec![1.0; 2];
         mm_step(&d, &mut g2, &wins, &[1, 1], 2);
         assert_eq!(g2, vec![1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_game_becomes_one_playout_competition_per_stone_move() {
+        let sgf = "(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc];B[gg];W[])";
+        let mut out = Vec::new();
+        game_playout_competitions(sgf, &mut out).unwrap();
+        // The pass is no competition; the first has all 81 points, no pass.
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0].cands.len(), 81);
+        // The second move's candidates: contiguity for the 8 points around E5.
+        let near = out[1]
+            .cands
+            .iter()
+            .filter(|fs| fs.iter().any(|f| f.group == pf::CONTIGUITY))
+            .count();
+        assert_eq!(near, 8);
+        assert!(out.iter().all(|c| c.winner < c.cands.len()));
     }
 
     #[test]

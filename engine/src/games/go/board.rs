@@ -1043,6 +1043,141 @@ impl Board {
         ((n + extra).min(max), size)
     }
 
+    /// Whether `side` playing at empty `p` (legal) gets two liberties or more, counted as
+    /// [`libs_after`](Board::libs_after) counts them (a captured group of two stones or more
+    /// frees two): `libs_after(p, side, 2).0 >= 2`, in O(1). An own group's liberties other
+    /// than `p` are its pseudo-liberties less `p`'s, which are nothing (it is in atari), one
+    /// point (found from the sums) or more.
+    #[inline]
+    pub fn two_libs_after(&self, p: usize, side: Side) -> bool {
+        let me = stone(side);
+        let nb = self.neighbours(p);
+        // A liberty found so far (0: none; point 0 is border, never a liberty).
+        let mut first = 0usize;
+        for (i, &q) in nb.iter().enumerate() {
+            let c = self.colour[q];
+            if c == EMPTY {
+                // It may be the liberty an own group seen before still has.
+                if first != 0 && first != q {
+                    return true;
+                }
+                first = q;
+                continue;
+            }
+            if c == BORDER {
+                continue;
+            }
+            let g = self.head[q] as usize;
+            if nb[..i]
+                .iter()
+                .any(|&r| self.colour[r] == c && self.head[r] as usize == g)
+            {
+                continue; // this group was seen
+            }
+            let gr = &self.groups[g];
+            if c == me {
+                if gr.in_atari() {
+                    continue; // its one liberty is p
+                }
+                let m = nb
+                    .iter()
+                    .filter(|&&r| self.colour[r] == me && self.head[r] as usize == g)
+                    .count() as u64;
+                let pp = p as u64;
+                let cnt = gr.libs as u64 - m;
+                let sum = gr.lib_sum as u64 - m * pp;
+                let sq = gr.lib_sq as u64 - m * pp * pp;
+                if cnt * sq != sum * sum {
+                    return true; // two others at least
+                }
+                let x = (sum / cnt) as usize;
+                if first != 0 && first != x {
+                    return true;
+                }
+                first = x;
+            } else if gr.in_atari() {
+                // Captured: its stone here becomes a liberty, and a bigger group frees two.
+                if gr.size >= 2 || first != 0 {
+                    return true;
+                }
+                first = q;
+            }
+        }
+        false
+    }
+
+    /// Stones of the group `side` makes by playing at empty `p`: `p` and the own groups next
+    /// to it.
+    #[inline]
+    pub fn size_after(&self, p: usize, side: Side) -> usize {
+        let me = stone(side);
+        let nb = self.neighbours(p);
+        let mut size = 1;
+        for (i, &q) in nb.iter().enumerate() {
+            if self.colour[q] != me {
+                continue;
+            }
+            let g = self.head[q];
+            if !nb[..i]
+                .iter()
+                .any(|&r| self.colour[r] == me && self.head[r] == g)
+            {
+                size += self.groups[g as usize].size as usize;
+            }
+        }
+        size
+    }
+
+    /// The liberties of the group of stone `from` when it has at most two (the points and how
+    /// many), else `None`. O(1) but for finding one liberty, looked for from `from` on (so a
+    /// stone known to touch one finds it at once): the pseudo-liberties less that one's are
+    /// then one point or more.
+    #[inline]
+    pub fn short_liberties(&self, from: usize) -> Option<([u16; 2], usize)> {
+        let g = self.head[from] as usize;
+        let gr = &self.groups[g];
+        if gr.in_atari() {
+            return Some(([self.atari_liberty(g) as u16, 0], 1));
+        }
+        let mut a = 0;
+        'find: for s in self.group_stones(from) {
+            for q in self.neighbours(s) {
+                if self.colour[q] == EMPTY {
+                    a = q;
+                    break 'find;
+                }
+            }
+        }
+        // Not in atari: something is left.
+        self.other_liberty(g, a).map(|b| ([a as u16, b as u16], 2))
+    }
+
+    /// For the group with head `g` and its liberty `a`: its one other liberty when it has
+    /// exactly two, else `None` (`a` alone or three or more). O(1): the pseudo-liberties less
+    /// `a`'s (one per stone of `g` next to it).
+    #[inline]
+    pub fn other_liberty(&self, g: usize, a: usize) -> Option<usize> {
+        let c = self.colour[g];
+        let m = self
+            .neighbours(a)
+            .iter()
+            .filter(|&&r| self.colour[r] == c && self.head[r] as usize == g)
+            .count();
+        self.other_liberty_counted(g, a, m)
+    }
+
+    /// [`other_liberty`](Board::other_liberty) for a caller who knows that `m` stones of `g`
+    /// touch `a`.
+    #[inline]
+    pub fn other_liberty_counted(&self, g: usize, a: usize, m: usize) -> Option<usize> {
+        let gr = &self.groups[g];
+        let (m, aa) = (m as u64, a as u64);
+        let cnt = gr.libs as u64 - m;
+        let sum = gr.lib_sum as u64 - m * aa;
+        let sq = gr.lib_sq as u64 - m * aa * aa;
+        (cnt > 0 && cnt * sq == sum * sum).then(|| (sum / cnt) as usize)
+    }
+
     /// Whether `side` playing at empty `p` leaves its group in atari (one liberty) without
     /// capturing anything that frees more.
     #[inline]

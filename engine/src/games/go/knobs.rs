@@ -53,6 +53,7 @@ knobs! {
     KO_AGE = "ko_age", 3, "playouts: moves after a ko capture during which `p_ko` fights the ko";
     P_SELF_ATARI_OTHER = "p_self_atari_other", 0, "playouts: chance /256 that a random move refused as a self-atari next to an opponent group on two liberties is played at that group's other liberty instead";
     P_REPLY = "p_reply", 0, "playouts: chance /256 of playing the last good reply to the last two moves (or the last move) after the atari rules (see replies.rs)";
+    P_SOFTMAX = "p_softmax", 0, "playouts: chance /256 that a move the atari and vital-point rules leave open is drawn from the softmax over the learned playout features (playout_features.rs, softmax.rs) instead of the 3x3 patterns, fill-the-board and the random move (0: off, 256: always)";
     P_FILL = "p_fill", 256, "playouts (13x13 up): chance /256 of trying a move in open space before a random one";
     FILL_TRIES = "fill_tries", 6, "playouts: random points tried for an empty 3x3 neighbourhood";
     LADDER_STONES = "ladder_stones", 0, "playouts: largest last-moved group checked for a ladder";

@@ -7,6 +7,9 @@
 //! - [`board`]: stones, groups and pseudo-liberties, captures, superko, area scoring, vertices;
 //! - `patterns`: 3x3 shape table; `tactics`: ladder reading; `playout`: playout policy, tree
 //!   priors, `MctsState`;
+//! - [`playout_features`]: the cheap features of the softmax playout policy (gammas fitted
+//!   by `tetrarch-tune go-patterns -model playout` into `playout_gammas`), and `softmax`:
+//!   that policy's weights, kept up to date move by move;
 //! - [`record`]: the game record (undo, handicap, SGF via [`sgf`]);
 //! - [`move_features`]: features of a move for the learned priors (Bradley-Terry, fitted by
 //!   `tetrarch-tune go-patterns` into `learned_priors` for 9x9 and `learned_priors_19x19`
@@ -28,10 +31,13 @@ mod learned_priors_19x19;
 pub mod move_features;
 mod patterns;
 mod playout;
+pub mod playout_features;
+mod playout_gammas;
 pub mod positions;
 pub mod record;
 mod replies;
 pub mod sgf;
+mod softmax;
 pub mod strength;
 mod tactics;
 

@@ -15,6 +15,14 @@
 //!    three stones sacrificed inside the opponent's closed space, see `tactics`), which is
 //!    how such a space is killed. No move left means pass.
 //!
+//! With `p_softmax` (off by default), rules 3 to 5 give way, at that chance a move, to a
+//! draw from the softmax over learned playout features (`playout_features`, `softmax`):
+//! every empty point weighed by the product of the gammas of its 3x3 shape with atari bits,
+//! capture, extension, self-atari and nearness to the last move, fitted by MM on game records;
+//! the weights are kept up to date move by move, and a drawn point the simple ko bans or that
+//! is a bad self-atari (as above) is refused and the draw repeated. Rules 1 and 2 stay first:
+//! they read more than the features see.
+//!
 //! More rules exist behind knobs (`knobs`), off by default because matches did not show them
 //! paying for their cost: starting a ladder against the last-moved group, two-liberty attacks
 //! and defences next to the last move, atari checks around our previous move, fighting a ko
@@ -51,6 +59,7 @@ use super::knobs::{self, K};
 use super::move_features;
 use super::patterns;
 use super::replies::Replies;
+use super::softmax::Softmax;
 use crate::game::{MctsState, PlayoutEnd, Prior, Side};
 
 /// A uniform integer below `n` (`n` > 0) from 32 random bits, without division.
@@ -70,34 +79,47 @@ impl Board {
     /// move cap) and returns the result for the side to move at the start. Records every stone
     /// move as `(side, point)` in `trace`.
     pub fn run_playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Side, u32)>) -> PlayoutEnd {
-        if knobs::get(K::P_REPLY) > 0 {
-            Replies::with(self.mailbox_len(), |r| {
-                self.run_playout_with(rng, trace, Some(r))
-            })
-        } else {
-            self.run_playout_with(rng, trace, None)
+        let reply = knobs::get(K::P_REPLY) > 0;
+        let soft = knobs::get(K::P_SOFTMAX) > 0;
+        match (reply, soft) {
+            (false, false) => self.run_playout_with::<false>(rng, trace, None, None),
+            (true, false) => Replies::with(self.mailbox_len(), |r| {
+                self.run_playout_with::<false>(rng, trace, Some(r), None)
+            }),
+            (false, true) => {
+                Softmax::with(|s| self.run_playout_with::<true>(rng, trace, None, Some(s)))
+            }
+            (true, true) => Replies::with(self.mailbox_len(), |r| {
+                Softmax::with(|s| self.run_playout_with::<true>(rng, trace, Some(r), Some(s)))
+            }),
         }
     }
 
     /// [`run_playout`](Board::run_playout), consulting and teaching the last good replies
-    /// when given.
-    fn run_playout_with(
+    /// when given, and keeping the softmax policy's weights when `SOFT` (and given). A
+    /// separate copy for each, so the policy without the softmax runs the code it always
+    /// did.
+    pub(super) fn run_playout_with<const SOFT: bool>(
         &mut self,
         rng: &mut SmallRng,
         trace: &mut Vec<(Side, u32)>,
         mut replies: Option<&mut Replies>,
+        mut soft: Option<&mut Softmax>,
     ) -> PlayoutEnd {
         let start = self.to_move();
         let point = |m: Move| m.point().unwrap_or(0) as u16;
         if let Some(r) = replies.as_deref_mut() {
             r.start(start, point(self.last_move2()), point(self.last_move()));
         }
+        if let Some(s) = soft.as_deref_mut() {
+            s.start(self);
+        }
         // A finished game is judged by playing on: dead stones get captured.
         let mut passes = 0;
         let cap = 3 * self.size() * self.size() + 20;
         let mut moves = 0;
         while passes < 2 && moves < cap {
-            let m = self.policy_move_with(rng, replies.as_deref());
+            let m = self.policy_move_with::<SOFT>(rng, replies.as_deref(), soft.as_deref_mut());
             match m.point() {
                 Some(p) => {
                     trace.push((self.to_move(), p as u32));
@@ -108,7 +130,15 @@ impl Board {
             if let Some(r) = replies.as_deref_mut() {
                 r.push(point(m));
             }
-            self.play_fast(m);
+            match (m.point(), soft.as_deref_mut()) {
+                // The weights follow every move, whichever rule chose it.
+                (Some(p), Some(s)) if SOFT => {
+                    s.before_move(self, p, self.to_move());
+                    self.play_fast(m);
+                    s.after_move(self, p);
+                }
+                _ => self.play_fast(m),
+            }
             moves += 1;
         }
         let margin = self.playout_margin();
@@ -178,12 +208,26 @@ impl Board {
 
     /// The playout policy's move for the side to move.
     pub fn policy_move(&self, rng: &mut SmallRng) -> Move {
-        self.policy_move_with(rng, None)
+        self.policy_move_with::<false>(rng, None, None)
     }
 
-    /// [`policy_move`](Board::policy_move), with the last good replies when given.
-    fn policy_move_with(&self, rng: &mut SmallRng, replies: Option<&Replies>) -> Move {
+    /// [`policy_move`](Board::policy_move), with the last good replies when given, and with
+    /// the softmax policy's weights when `SOFT` (and given; then their `chance` says how
+    /// often the softmax stands in for the patterns, fill-the-board and the random move).
+    pub(super) fn policy_move_with<const SOFT: bool>(
+        &self,
+        rng: &mut SmallRng,
+        replies: Option<&Replies>,
+        soft: Option<&mut Softmax>,
+    ) -> Move {
         let side = self.to_move();
+        // Rolled once a move, and only with the softmax on: off, the policy draws exactly
+        // the random numbers it always did.
+        let soft = if SOFT {
+            soft.filter(|s| chance(rng, s.chance))
+        } else {
+            None
+        };
         if chance(rng, knobs::get(K::P_KO)) {
             let age = knobs::get(K::KO_AGE).clamp(0, 255) as u8;
             if let Some(k) = self.recent_ko(age) {
@@ -222,7 +266,8 @@ impl Board {
                         return Move::at(p);
                     }
                 }
-                if chance(rng, knobs::get(K::P_PATTERN)) {
+                // The softmax's pattern gammas stand in for the hand-written shapes.
+                if soft.is_none() && chance(rng, knobs::get(K::P_PATTERN)) {
                     if let Some(p) = self.pattern_move(last, side, rng) {
                         return Move::at(p);
                     }
@@ -237,12 +282,25 @@ impl Board {
                 }
             }
         }
+        if let Some(s) = soft {
+            return self.softmax_move(s, side, rng);
+        }
         if self.is_big() && chance(rng, knobs::get(K::P_FILL)) {
             if let Some(p) = self.fill_board_move(rng) {
                 return Move::at(p);
             }
         }
         self.random_move(side, rng)
+    }
+
+    /// A move drawn from the softmax over the playout features (see `softmax`): a drawn
+    /// point the simple ko bans or that is a bad self-atari (as for the random move) is
+    /// refused and the draw repeated; pass when nothing is left.
+    fn softmax_move(&self, s: &mut Softmax, side: Side, rng: &mut SmallRng) -> Move {
+        let found = s.draw(self, side, rng, |p, rng| {
+            self.is_legal_fast(p, side) && !self.is_bad_self_atari(p, side, rng)
+        });
+        found.map_or(Move::PASS, Move::at)
     }
 
     /// A random empty point whose eight neighbours are all empty and on the board (MoGo's
@@ -384,6 +442,9 @@ impl Board {
     /// The vital point of a three-point eye space next to the last move, enclosed by the last
     /// mover's stones alone (as a capture inside a nakade leaves it): the middle point, which
     /// leaves the space one eye. `side` (the other player) takes it.
+    // Inlined as before there were two policies calling it: the default policy's code does
+    // not change with the softmax's.
+    #[inline(always)]
     pub fn vital_point(&self, last: usize, side: Side) -> Option<usize> {
         let owner = self.at(last);
         for q in self.neighbours(last) {
@@ -435,6 +496,9 @@ impl Board {
     }
 
     /// A 3x3 pattern move among the neighbours of the last move.
+    // Inlined as before there were two policies calling it: the default policy's code does
+    // not change with the softmax's.
+    #[inline(always)]
     fn pattern_move(&self, last: usize, side: Side, rng: &mut SmallRng) -> Option<usize> {
         let mut cands: ArrayVec<u16, 8> = ArrayVec::new();
         let s = self.stride();
@@ -461,6 +525,9 @@ impl Board {
 
     /// A random legal move that fills no own eye and puts no group of two stones or more into
     /// atari (but for a nakade); pass when there is none.
+    // Inlined as before there were two policies calling it: the default policy's code does
+    // not change with the softmax's.
+    #[inline(always)]
     fn random_move(&self, side: Side, rng: &mut SmallRng) -> Move {
         let n = self.empty_count();
         if n == 0 {
