@@ -534,11 +534,11 @@ impl Softmax {
                 rows[side][b.coords(p).1] += w[side];
             }
         }
-        for side in 0..2 {
-            if rows[side][..self.size] != self.rows[side][..self.size] {
+        for (side, recomputed) in rows.iter().enumerate() {
+            if recomputed[..self.size] != self.rows[side][..self.size] {
                 return Err(format!("row sums wrong for side {side}"));
             }
-            if rows[side].iter().sum::<u32>() != self.total[side] {
+            if recomputed.iter().sum::<u32>() != self.total[side] {
                 return Err(format!("total wrong for side {side}"));
             }
         }
