@@ -599,23 +599,31 @@ mod tests {
         // `weights` (the playouts' path) and `weight` of `side_features` (the definition the
         // fit uses) agree, for the shipped gammas and for scrambled ones.
         let scrambled = scrambled();
-        let mut rng = SmallRng::seed_from_u64(4);
-        for size in [7, 9] {
+        each_playout_position(&[7, 9], 4, |b| {
+            for i in 0..b.empty_count() {
+                let q = b.empty_point(i);
+                for g in [&*GAMMAS, &scrambled] {
+                    let w = g.weights(b, q);
+                    for side in Side::BOTH {
+                        let f = point_features(b, q, side);
+                        assert_eq!(w[side.index()], g.weight(&f), "{}", b.point_name(q));
+                    }
+                }
+            }
+        });
+    }
+
+    /// Calls `f` after every move of ten policy playouts of two moves a point on each board
+    /// size, from a generator seeded with `seed`.
+    fn each_playout_position(sizes: &[usize], seed: u64, mut f: impl FnMut(&Board)) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        for &size in sizes {
             for _ in 0..10 {
                 let mut b = Board::new(size);
                 for _ in 0..(size * size * 2) {
                     let m = b.policy_move(&mut rng);
                     b.play_fast(m);
-                    for i in 0..b.empty_count() {
-                        let q = b.empty_point(i);
-                        for g in [&*GAMMAS, &scrambled] {
-                            let w = g.weights(&b, q);
-                            for side in Side::BOTH {
-                                let f = point_features(&b, q, side);
-                                assert_eq!(w[side.index()], g.weight(&f), "{}", b.point_name(q));
-                            }
-                        }
-                    }
+                    f(&b);
                 }
             }
         }
@@ -623,51 +631,43 @@ mod tests {
 
     #[test]
     fn fast_liberty_helpers_agree_with_the_slow_ones() {
-        let mut rng = SmallRng::seed_from_u64(9);
         let mut checked = 0;
-        for size in [5, 9, 13] {
-            for _ in 0..10 {
-                let mut b = Board::new(size);
-                for _ in 0..(size * size * 2) {
-                    let m = b.policy_move(&mut rng);
-                    b.play_fast(m);
-                    for i in 0..b.empty_count() {
-                        let q = b.empty_point(i);
-                        for side in Side::BOTH {
-                            if !b.is_legal_fast(q, side) {
-                                continue;
-                            }
-                            let (libs, size) = b.libs_after(q, side, 2);
-                            assert_eq!(
-                                b.two_libs_after(q, side),
-                                libs >= 2,
-                                "{} {side:?}\n{b:?}",
-                                b.point_name(q)
-                            );
-                            assert_eq!(b.size_after(q, side), size);
-                            checked += 1;
-                        }
+        each_playout_position(&[5, 9, 13], 9, |b| {
+            for i in 0..b.empty_count() {
+                let q = b.empty_point(i);
+                for side in Side::BOTH {
+                    if !b.is_legal_fast(q, side) {
+                        continue;
                     }
-                    for p in b.board_points() {
-                        if b.at(p) == EMPTY || b.group_of(p) != p {
-                            continue;
-                        }
-                        let mut buf = [0u16; 3];
-                        let n = b.liberties(p, 3, &mut buf);
-                        let short = b.short_liberties(p);
-                        if n <= 2 {
-                            let (mut got, k) = short.unwrap();
-                            assert_eq!(k, n);
-                            got[..k].sort();
-                            buf[..n].sort();
-                            assert_eq!(got[..k], buf[..n]);
-                        } else {
-                            assert!(short.is_none());
-                        }
-                    }
+                    let (libs, size) = b.libs_after(q, side, 2);
+                    assert_eq!(
+                        b.two_libs_after(q, side),
+                        libs >= 2,
+                        "{} {side:?}\n{b:?}",
+                        b.point_name(q)
+                    );
+                    assert_eq!(b.size_after(q, side), size);
+                    checked += 1;
                 }
             }
-        }
+            for p in b.board_points() {
+                if b.at(p) == EMPTY || b.group_of(p) != p {
+                    continue;
+                }
+                let mut buf = [0u16; 3];
+                let n = b.liberties(p, 3, &mut buf);
+                let short = b.short_liberties(p);
+                if n <= 2 {
+                    let (mut got, k) = short.unwrap();
+                    assert_eq!(k, n);
+                    got[..k].sort();
+                    buf[..n].sort();
+                    assert_eq!(got[..k], buf[..n]);
+                } else {
+                    assert!(short.is_none());
+                }
+            }
+        });
         assert!(checked > 10_000);
     }
 
