@@ -12,6 +12,15 @@
 //!   more" otherwise. So the lists to walk are short: at most two points a group, the ones
 //!   before taken while the board still has them.
 //!
+//! Each empty point keeps its raw key and the product of its non-shape gammas per colour. A
+//! point whose 3x3 colours alone changed (a diagonal neighbour of the move or of a captured
+//! stone, or an orthogonal one with no atari bit and two empty neighbours before and after)
+//! gets the new colour put into its key and is reweighed from the kept product: its other
+//! features see only its orthogonal neighbours and their groups, and a group that changed in
+//! a way it sees has it on its short list. Only the rest is recomputed in full, and an eye
+//! (weight 0 for both colours) skips its other features. A test checks every kept weight,
+//! key and product against a recomputation after every move.
+//!
 //! Weights are fixed-point integers, so the row sums and totals update exactly by
 //! differences and never drift. A draw picks a row by its sum, then a point in it: O(rows +
 //! columns), not O(points). Contiguity (the 8 neighbours of the last move, gamma `c`) is a
