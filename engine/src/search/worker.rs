@@ -27,6 +27,8 @@
 //!   (`Position::threat_bucket`), from threats the game computes once per node before the
 //!   move loop (`Position::threat_info`), the same bucket for a move wherever the node reads or
 //!   updates it; capture history under `Position::noisy_index` (chess: the kind captured too).
+//!   Each new static evaluation also scores the opponent's quiet move that led to it, by how
+//!   far that move moved the evaluation in the opponent's favour.
 //!
 //! Quiescence follows noisy moves (all moves in check) with stand-pat, delta pruning and SEE
 //! pruning where the game supplies them; where the game forces a noisy move
@@ -65,6 +67,12 @@ fn skips(id: usize, depth: i32) -> bool {
     ((depth + phase) / size) % 2 != 0
 }
 
+/// The history a quiet move earns per unit of static evaluation it gained for its side, and
+/// the most it loses and earns that way: a few cutoffs' worth.
+const EVAL_HISTORY_MUL: i32 = 20;
+const EVAL_HISTORY_MIN: i32 = -3500;
+const EVAL_HISTORY_MAX: i32 = 3000;
+
 /// Marks a static evaluation that was not computed (in check).
 const NO_EVAL: Score = -32_767;
 
@@ -90,6 +98,8 @@ struct Frame<M> {
     mv: Option<M>,
     /// Its history index (`None` for a null move).
     cont: Option<usize>,
+    /// Its butterfly threat bucket when it was a quiet move (`None`: noisy or null).
+    quiet_bucket: Option<usize>,
     /// Static evaluation, corrected (`NO_EVAL` in check), and as the evaluator gave it.
     eval: Score,
     raw_eval: Score,
@@ -104,6 +114,7 @@ impl<M> Default for Frame<M> {
         Frame {
             mv: None,
             cont: None,
+            quiet_bucket: None,
             eval: NO_EVAL,
             raw_eval: NO_EVAL,
             excluded: None,
@@ -695,6 +706,20 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.stack[ply].raw_eval = raw_eval;
             self.stack[ply].eval = static_eval;
             eval = static_eval;
+            // The opponent's quiet move is judged by what it did to the static evaluation:
+            // one that left us worse off than before it earns history, one that helped us
+            // loses some.
+            if ply > 0 {
+                let prev = &self.stack[ply - 1];
+                if let (Some(idx), Some(bucket)) = (prev.cont, prev.quiet_bucket) {
+                    if prev.eval != NO_EVAL {
+                        let bonus = (-(prev.eval + static_eval) * EVAL_HISTORY_MUL)
+                            .clamp(EVAL_HISTORY_MIN, EVAL_HISTORY_MAX);
+                        let side = self.pos.side_to_move().flip();
+                        self.hist.update_quiet(side, bucket, idx, bonus);
+                    }
+                }
+            }
             // The table score is a better estimate when its bound points the right way.
             if let (Some(h), Some(s)) = (hit, tt_score) {
                 if !is_decisive(s)
@@ -758,6 +783,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 .min(depth);
                 self.stack[ply].mv = None;
                 self.stack[ply].cont = None;
+                self.stack[ply].quiet_bucket = None;
                 let undo = self.make_null();
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, false);
                 self.unmake_null(undo);
@@ -801,6 +827,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     }
                     self.stack[ply].mv = Some(m);
                     self.stack[ply].cont = Some(self.pos.move_index(m));
+                    self.stack[ply].quiet_bucket = None;
                     let undo = self.make(m);
                     let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, false);
                     if v >= pc_beta {
@@ -984,6 +1011,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
 
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(idx);
+            self.stack[ply].quiet_bucket = (!noisy).then_some(bucket);
             if PV {
                 self.pv[ply + 1].clear();
             }
@@ -1347,6 +1375,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             }
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(self.pos.move_index(m));
+            self.stack[ply].quiet_bucket = None;
             let undo = self.make(m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, threat);
             self.unmake(m, undo);
@@ -1385,6 +1414,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 }
                 self.stack[ply].mv = Some(m);
                 self.stack[ply].cont = Some(self.pos.move_index(m));
+                self.stack[ply].quiet_bucket = None;
                 let undo = self.make(m);
                 let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
                 self.unmake(m, undo);
