@@ -10,9 +10,10 @@
 //! plies before it (one table, indexed by the pair of indices), when the index space is small
 //! enough for the pair table to stay in a few megabytes; the *countermove* table remembers the
 //! quiet reply that refuted each move. *Correction* history is not about moves: per side, per
-//! structure key of the game (chess: the pawns, and each side's other pieces) and per bucket
-//! of that key, a running average of how far searches found the static evaluation off; the
-//! entries of a position's keys are added to its later static evaluations. Updates use
+//! structure key of the game (chess: the pawns, and each side's other pieces), and per the
+//! last two moves played (a key the search supplies), and per bucket of that key, a running
+//! average of how far searches found the static evaluation off; the entries of a position's
+//! keys are added to its later static evaluations. Updates use
 //! "history gravity": `h += bonus - h * |bonus| / MAX`, which keeps every entry inside `±MAX`
 //! and lets old knowledge decay as new bonuses arrive. Tables live as long as the thread and
 //! are cleared on a new game.
@@ -23,7 +24,10 @@ use crate::game::{Side, STRUCTURE_KEYS};
 pub const MAX_HISTORY: i32 = 16_384;
 /// Largest index space for which the continuation pair table is kept (its size is the square).
 const MAX_CONT_SPACE: usize = 1600;
-/// Buckets of a correction table per side and structure key (a power of two).
+/// Correction tables: one per structure key of the game, and one for the last two moves
+/// (the search supplies that key, see [`move_pair_key`]).
+pub const CORRECTION_TABLES: usize = STRUCTURE_KEYS + 1;
+/// Buckets of a correction table per side and key (a power of two).
 const CORRECTION_BUCKETS: usize = 16_384;
 /// Correction entries are fixed point, in 1/GRAIN of an evaluation unit.
 const CORRECTION_GRAIN: i32 = 256;
@@ -42,6 +46,16 @@ pub struct History<M> {
     cont: Vec<i16>,
     counter: Vec<Option<M>>,
     correction: Vec<i32>,
+}
+
+/// The correction key of the last two moves (their history indices): how a static
+/// evaluation errs depends also on what was just played (a capture not yet recaptured, a
+/// piece just attacked), which no structure key sees.
+#[inline]
+pub fn move_pair_key(last: usize, before: usize) -> u64 {
+    let k = ((last as u64) << 32) | before as u64;
+    // Spread the indices over the bucket bits, which are the low bits of the key.
+    k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24
 }
 
 #[inline]
@@ -69,7 +83,7 @@ impl<M: Copy> History<M> {
             capture: vec![0; 2 * noisy_space],
             cont: vec![0; cont_len],
             counter: vec![None; space],
-            correction: vec![0; STRUCTURE_KEYS * 2 * CORRECTION_BUCKETS],
+            correction: vec![0; CORRECTION_TABLES * 2 * CORRECTION_BUCKETS],
         }
     }
 
@@ -146,7 +160,7 @@ impl<M: Copy> History<M> {
 
     /// What to add to a static evaluation of `side` to move with structure keys `keys`.
     #[inline]
-    pub fn correction(&self, side: Side, keys: &[Option<u64>; STRUCTURE_KEYS]) -> i32 {
+    pub fn correction(&self, side: Side, keys: &[Option<u64>; CORRECTION_TABLES]) -> i32 {
         let mut sum = 0;
         for (table, key) in keys.iter().enumerate() {
             if let Some(k) = key {
@@ -163,7 +177,7 @@ impl<M: Copy> History<M> {
     pub fn update_correction(
         &mut self,
         side: Side,
-        keys: &[Option<u64>; STRUCTURE_KEYS],
+        keys: &[Option<u64>; CORRECTION_TABLES],
         diff: i32,
         depth: i32,
     ) {
@@ -240,8 +254,8 @@ mod tests {
     }
 
     /// Keys with only slot `slot` filled.
-    fn only(slot: usize, key: u64) -> [Option<u64>; STRUCTURE_KEYS] {
-        let mut keys = [None; STRUCTURE_KEYS];
+    fn only(slot: usize, key: u64) -> [Option<u64>; CORRECTION_TABLES] {
+        let mut keys = [None; CORRECTION_TABLES];
         keys[slot] = Some(key);
         keys
     }
@@ -275,7 +289,7 @@ mod tests {
     #[test]
     fn corrections_of_several_keys_add_up_to_what_the_search_found() {
         let mut h: History<u8> = History::new(10, 1, 10);
-        let all: [Option<u64>; STRUCTURE_KEYS] = std::array::from_fn(|i| Some(i as u64 + 1));
+        let all: [Option<u64>; CORRECTION_TABLES] = std::array::from_fn(|i| Some(i as u64 + 1));
         for _ in 0..400 {
             let off = 60 - h.correction(Side::First, &all);
             h.update_correction(Side::First, &all, off, 10);
@@ -284,7 +298,7 @@ mod tests {
         assert!((55..=60).contains(&c), "{c}");
         // Each key carries a share: a position that shares only the first key gets only
         // that share.
-        let mut first = [Some(9); STRUCTURE_KEYS];
+        let mut first = [Some(9); CORRECTION_TABLES];
         first[0] = Some(1);
         let one = h.correction(Side::First, &first);
         assert!(one > 0 && one < c, "{one} of {c}");

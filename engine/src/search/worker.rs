@@ -42,13 +42,13 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use crate::game::{Evaluator, GenKind, MoveList, Position};
+use crate::game::{Evaluator, GenKind, MoveList, Position, STRUCTURE_KEYS};
 use crate::report::{Line, ScoreBound};
 use crate::score::{
     self, from_tt, is_decisive, mate_in, mated_in, Score, DRAW, INFINITE, MATE_IN_MAX_PLY,
     MAX_EVAL, MAX_PLY,
 };
-use crate::search::history::History;
+use crate::search::history::{move_pair_key, History, CORRECTION_TABLES};
 use crate::search::job::Job;
 use crate::search::params::Params;
 use crate::search::picker::{ContPrev, Picker};
@@ -567,11 +567,29 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         self.eval.on_unmake();
     }
 
+    /// The keys of the correction tables at `ply`: the game's structure keys and the last
+    /// two moves.
+    #[inline]
+    fn correction_keys(&self, ply: usize) -> [Option<u64>; CORRECTION_TABLES] {
+        let structure = self.pos.structure_keys();
+        let pair = match (ply >= 2).then(|| (self.stack[ply - 1].cont, self.stack[ply - 2].cont)) {
+            Some((Some(last), Some(before))) => Some(move_pair_key(last, before)),
+            _ => None,
+        };
+        std::array::from_fn(|i| {
+            if i < STRUCTURE_KEYS {
+                structure[i]
+            } else {
+                pair
+            }
+        })
+    }
+
     /// A raw static evaluation corrected by the correction history of the position's structure
     /// keys.
     #[inline]
-    fn corrected(&self, raw: Score) -> Score {
-        let keys = self.pos.structure_keys();
+    fn corrected(&self, raw: Score, ply: usize) -> Score {
+        let keys = self.correction_keys(ply);
         match self.hist.correction(self.pos.side_to_move(), &keys) {
             0 => raw,
             c => (raw + c).clamp(-MAX_EVAL, MAX_EVAL),
@@ -702,7 +720,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     e
                 }
             };
-            static_eval = self.corrected(raw_eval);
+            static_eval = self.corrected(raw_eval, ply);
             self.stack[ply].raw_eval = raw_eval;
             self.stack[ply].eval = static_eval;
             eval = static_eval;
@@ -1168,7 +1186,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)
             {
-                let keys = self.pos.structure_keys();
+                let keys = self.correction_keys(ply);
                 let side = self.pos.side_to_move();
                 self.hist
                     .update_correction(side, &keys, best - static_eval, depth);
@@ -1312,7 +1330,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.evaluate(),
             };
-            best = self.corrected(raw_eval);
+            best = self.corrected(raw_eval, ply);
             if let (Some(h), Some(s)) = (hit, tt_score) {
                 if !is_decisive(s)
                     && match h.bound {
