@@ -22,7 +22,9 @@
 //!
 //! Sinks. Sequences go to a `Sink`: the move list (`Distinct`), the list with path counts
 //! (`Paths`), or, for perft's last ply, counters that list nothing (`CountDistinct`,
-//! `CountPaths`); quiet moves are counted as target-set sizes (`Board::count_quiet`).
+//! `CountPaths`); quiet moves are counted as target-set sizes (`count_quiet`). The counters
+//! (`count_moves`) search only when a sequence can be longer than one jump or a king can
+//! capture: single jumps by men are counted from per-direction jump sets.
 //!
 //! Duplicates. Two sequences with the same start, end and captured set are one move. In the
 //! distinct generator a king that captures and can land on several squares of the same ray
@@ -401,6 +403,163 @@ fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
     r
 }
 
+/// For each direction `d`, the squares from which a jump over a piece of `enemy` onto a square
+/// of `empty` in direction `DIRS[d]` starts (unmasked: they may hold ghost bits, which meet no
+/// piece and no landing square).
+#[inline(always)]
+fn jump_sources(enemy: u64, empty: u64) -> [u64; 4] {
+    [
+        step(enemy & step(empty, 3), 3),
+        step(enemy & step(empty, 2), 2),
+        step(enemy & step(empty, 1), 1),
+        step(enemy & step(empty, 0), 0),
+    ]
+}
+
+/// The number of legal moves of the side to move, whose pieces are `own` (the opponent's
+/// `enemy`, the kings of both `kings`), in either convention: captures as distinct moves, or
+/// (`PATHS`) as paths. Nothing is listed.
+///
+/// Most positions with a capture have only single jumps by men: when no king can capture and
+/// no man's jump lands where a second jump starts, every jump is its own move of one capture,
+/// in both conventions, and they are counted from the per-direction jump sets without a search.
+/// A second jump from a landing square is seen in the jump sources of the position as it is:
+/// the squares that change during the capture (the start square emptied, the victim kept on
+/// the board) only matter for the jump straight back, which is excluded.
+#[inline(always)]
+pub(crate) fn count_moves<const PATHS: bool>(own: u64, enemy: u64, kings: u64, side: Side) -> u64 {
+    let occ = own | enemy;
+    let empty = VALID & !occ;
+    let s = jump_sources(enemy, empty);
+    let men = own & !kings;
+    let j = [men & s[0], men & s[1], men & s[2], men & s[3]];
+    let king_c = king_capturers(own & kings, enemy, occ, empty);
+    if j[0] | j[1] | j[2] | j[3] | king_c == 0 {
+        return count_quiet(own, enemy, kings, side);
+    }
+    if king_c == 0 {
+        // Landing squares of each direction against the sources of every direction but back.
+        let more = (step(step(j[0], 0), 0) & (s[0] | s[1] | s[2]))
+            | (step(step(j[1], 1), 1) & (s[0] | s[1] | s[3]))
+            | (step(step(j[2], 2), 2) & (s[0] | s[2] | s[3]))
+            | (step(step(j[3], 3), 3) & (s[1] | s[2] | s[3]));
+        if more == 0 {
+            return (popcount2(j[0], j[1]) + popcount2(j[2], j[3])) as u64;
+        }
+    }
+    count_captures::<PATHS>(own, enemy, side, j[0] | j[1] | j[2] | j[3], king_c)
+}
+
+/// The captures of [`count_moves`] by search, out of line so that the common cases stay small.
+#[inline(never)]
+fn count_captures<const PATHS: bool>(
+    own: u64,
+    enemy: u64,
+    side: Side,
+    men_c: u64,
+    kings_c: u64,
+) -> u64 {
+    let promotion = promotion_row(side);
+    if PATHS {
+        let mut sink = CountPaths { count: 0, best: 1 };
+        search_captures(own, enemy, promotion, men_c, kings_c, &mut sink);
+        return sink.count;
+    }
+    let mut sink = CountDistinct::new();
+    search_captures(own, enemy, promotion, men_c, kings_c, &mut sink);
+    if sink.overflow {
+        return count_listed_captures(own, enemy, promotion, men_c, kings_c);
+    }
+    sink.count
+}
+
+/// Counts by listing: for the rare position with more long captures than `CountDistinct`
+/// keeps (the list caps at `MAX_MOVES`, as the generator's does).
+#[cold]
+#[inline(never)]
+fn count_listed_captures(own: u64, enemy: u64, promotion: u64, men_c: u64, kings_c: u64) -> u64 {
+    let mut list = MoveList::new();
+    let mut sink = Distinct::new(&mut list);
+    search_captures(own, enemy, promotion, men_c, kings_c, &mut sink);
+    list.len() as u64
+}
+
+/// The number of quiet moves of the side to move (pieces as in [`count_moves`]), whether or
+/// not a capture exists: the sizes of the target sets of `gen_quiet`.
+#[inline(always)]
+pub(crate) fn count_quiet(own: u64, enemy: u64, kings: u64, side: Side) -> u64 {
+    let occ = own | enemy;
+    let empty = VALID & !occ;
+    let men = own & !kings;
+    let (a, b) = match side {
+        Side::First => (shift(men, DIRS[0]), shift(men, DIRS[1])),
+        Side::Second => (shift(men, DIRS[2]), shift(men, DIRS[3])),
+    };
+    let mut n = popcount2(a & empty, b & empty);
+    for k in Bits(own & kings) {
+        // The four rays of one king are disjoint: one count for all.
+        let reach = king_ray_moves(k, 0, occ)
+            | king_ray_moves(k, 1, occ)
+            | king_ray_moves(k, 2, occ)
+            | king_ray_moves(k, 3, occ);
+        n += reach.count_ones();
+    }
+    n as u64
+}
+
+/// The capture search of the side to move (`own`, against `enemy`; `promotion` its far row) from its capturing men `men_c` and kings `kings_c`, into `sink`.
+pub(crate) fn search_captures<S: Sink>(
+    own: u64,
+    enemy: u64,
+    promotion: u64,
+    men_c: u64,
+    kings_c: u64,
+    sink: &mut S,
+) {
+    let occ = own | enemy;
+    let empty = VALID & !occ;
+    for k in Bits(kings_c) {
+        let occ = occ & !(1u64 << k);
+        let mut s = Search {
+            sink: &mut *sink,
+            enemy,
+            occ,
+            targets: [0; 4],
+            from: k,
+            promotion,
+        };
+        s.king(k, 0, 0, 4, true);
+    }
+    if men_c == 0 {
+        return;
+    }
+    let t = [
+        enemy & step(empty, 3),
+        enemy & step(empty, 2),
+        enemy & step(empty, 1),
+        enemy & step(empty, 0),
+    ];
+    for m in Bits(men_c) {
+        let bit = 1u64 << m;
+        let mut s = Search {
+            sink: &mut *sink,
+            enemy,
+            occ: occ & !bit,
+            // The start square is empty once the man has left it.
+            targets: [
+                t[0] | (enemy & step(bit, 3)),
+                t[1] | (enemy & step(bit, 2)),
+                t[2] | (enemy & step(bit, 1)),
+                t[3] | (enemy & step(bit, 0)),
+            ],
+            from: m,
+            promotion,
+        };
+        // `men_c` are the men with a capture: the search starts with a jump.
+        s.man(m, 0, 0);
+    }
+}
+
 impl Board {
     /// Whether the side to move has a capture (and so must capture).
     #[inline]
@@ -444,53 +603,17 @@ impl Board {
     }
 
     /// The capture search from the capturing `men` and `kings` of the side to move.
+    #[inline]
     fn search_captures<S: Sink>(&self, men: u64, kings: u64, sink: &mut S) {
         let us = self.st.side.index();
-        let own = self.st.pieces[us];
-        let enemy = self.st.pieces[1 - us];
-        let occ = own | enemy;
-        let empty = VALID & !occ;
-        let promotion = promotion_row(self.st.side);
-        for k in Bits(kings) {
-            let occ = occ & !(1u64 << k);
-            let mut s = Search {
-                sink: &mut *sink,
-                enemy,
-                occ,
-                targets: [0; 4],
-                from: k,
-                promotion,
-            };
-            s.king(k, 0, 0, 4, true);
-        }
-        if men == 0 {
-            return;
-        }
-        let t = [
-            enemy & step(empty, 3),
-            enemy & step(empty, 2),
-            enemy & step(empty, 1),
-            enemy & step(empty, 0),
-        ];
-        for m in Bits(men) {
-            let bit = 1u64 << m;
-            let mut s = Search {
-                sink: &mut *sink,
-                enemy,
-                occ: occ & !bit,
-                // The start square is empty once the man has left it.
-                targets: [
-                    t[0] | (enemy & step(bit, 3)),
-                    t[1] | (enemy & step(bit, 2)),
-                    t[2] | (enemy & step(bit, 1)),
-                    t[3] | (enemy & step(bit, 0)),
-                ],
-                from: m,
-                promotion,
-            };
-            // `men` are the men with a capture: the search starts with a jump.
-            s.man(m, 0, 0);
-        }
+        search_captures(
+            self.st.pieces[us],
+            self.st.pieces[1 - us],
+            promotion_row(self.st.side),
+            men,
+            kings,
+            sink,
+        );
     }
 
     /// Appends the distinct majority captures (nothing when there is no capture).
@@ -501,72 +624,41 @@ impl Board {
     }
 
     /// The number of legal moves, captures counted as distinct moves (as `generate` lists
-    /// them), without listing the quiet moves at all.
+    /// them), without listing any.
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        let (men, kings) = self.capturers();
-        if men | kings == 0 {
-            return self.count_quiet();
-        }
-        self.count_distinct_captures(men, kings)
-    }
-
-    /// The captures of `count_moves`, out of line so that the quiet case stays small.
-    #[inline(never)]
-    fn count_distinct_captures(&self, men: u64, kings: u64) -> u64 {
-        let mut sink = CountDistinct::new();
-        self.search_captures(men, kings, &mut sink);
-        if sink.overflow {
-            return self.count_listed_captures();
-        }
-        sink.count
-    }
-
-    /// Counts by listing: for the rare position with more long captures than `CountDistinct`
-    /// keeps (the list caps at `MAX_MOVES`, as the generator's does).
-    #[cold]
-    #[inline(never)]
-    fn count_listed_captures(&self) -> u64 {
-        let mut list = MoveList::new();
-        self.gen_distinct_captures(&mut list);
-        list.len() as u64
+        let us = self.st.side.index();
+        count_moves::<false>(
+            self.st.pieces[us],
+            self.st.pieces[1 - us],
+            self.st.kings,
+            self.st.side,
+        )
     }
 
     /// The number of legal move paths: every capture path counted, as `perft_paths` does.
     #[inline]
     pub fn count_paths(&self) -> u64 {
-        let (men, kings) = self.capturers();
-        if men | kings == 0 {
-            return self.count_quiet();
-        }
-        let mut sink = CountPaths { count: 0, best: 1 };
-        self.search_captures(men, kings, &mut sink);
-        sink.count
+        let us = self.st.side.index();
+        count_moves::<true>(
+            self.st.pieces[us],
+            self.st.pieces[1 - us],
+            self.st.kings,
+            self.st.side,
+        )
     }
 
     /// The number of quiet moves (whether or not a capture exists): the sizes of the target
     /// sets of `gen_quiet`.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn count_quiet(&self) -> u64 {
         let us = self.st.side.index();
-        let own = self.st.pieces[us];
-        let occ = own | self.st.pieces[1 - us];
-        let empty = VALID & !occ;
-        let men = own & !self.st.kings;
-        let (a, b) = match self.st.side {
-            Side::First => (shift(men, DIRS[0]), shift(men, DIRS[1])),
-            Side::Second => (shift(men, DIRS[2]), shift(men, DIRS[3])),
-        };
-        let mut n = popcount2(a & empty, b & empty);
-        for k in Bits(own & self.st.kings) {
-            // The four rays of one king are disjoint: one count for all.
-            let reach = king_ray_moves(k, 0, occ)
-                | king_ray_moves(k, 1, occ)
-                | king_ray_moves(k, 2, occ)
-                | king_ray_moves(k, 3, occ);
-            n += reach.count_ones();
-        }
-        n as u64
+        count_quiet(
+            self.st.pieces[us],
+            self.st.pieces[1 - us],
+            self.st.kings,
+            self.st.side,
+        )
     }
 
     /// Appends the quiet moves, whether or not a capture exists (callers check).
