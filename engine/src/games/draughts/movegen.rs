@@ -341,7 +341,7 @@ impl<S: Sink> Search<'_, S> {
 /// `a.count_ones() + b.count_ones()` in one pass of the bit-parallel count (the baseline
 /// x86-64 target has no POPCNT): the two sums share the last steps.
 #[inline(always)]
-fn popcount2(a: u64, b: u64) -> u32 {
+pub(crate) fn popcount2(a: u64, b: u64) -> u32 {
     const M1: u64 = 0x5555_5555_5555_5555;
     const M2: u64 = 0x3333_3333_3333_3333;
     const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
@@ -357,7 +357,7 @@ fn popcount2(a: u64, b: u64) -> u32 {
 /// The men of `men` that can capture one of `enemy` with a landing square in `empty` (all
 /// three on playable squares).
 #[inline(always)]
-fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
+pub(crate) fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
     let mut r = 0;
     for d in 0..4 {
         // Unmasked steps: a bit shifted onto a ghost or off the board meets no piece.
@@ -371,7 +371,7 @@ fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
 /// square behind them are filled backwards over empty squares, and a king the fill reaches sees
 /// such an enemy first on its ray. With one or two kings, ray by ray, which is cheaper then.
 #[inline(always)]
-fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
+pub(crate) fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
     if kings == 0 {
         return 0;
     }
@@ -403,51 +403,91 @@ fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
     r
 }
 
-/// For each direction `d`, the squares from which a jump over a piece of `enemy` onto a square
-/// of `empty` in direction `DIRS[d]` starts (unmasked: they may hold ghost bits, which meet no
-/// piece and no landing square).
-#[inline(always)]
-fn jump_sources(enemy: u64, empty: u64) -> [u64; 4] {
-    [
-        step(enemy & step(empty, 3), 3),
-        step(enemy & step(empty, 2), 2),
-        step(enemy & step(empty, 1), 1),
-        step(enemy & step(empty, 0), 0),
-    ]
+/// The jumps of a side's men, per direction `d` (an index of `DIRS`).
+#[derive(Clone, Copy)]
+pub(crate) struct MenJumps {
+    /// The squares from which a jump over an enemy piece onto an empty square starts
+    /// (unmasked: they may hold ghost bits, which meet no piece and no landing square).
+    sources: [u64; 4],
+    /// The men on those squares.
+    men: [u64; 4],
+}
+
+impl MenJumps {
+    /// The jumps of `men` over pieces of `enemy` onto `empty`.
+    #[inline(always)]
+    pub(crate) fn new(men: u64, enemy: u64, empty: u64) -> MenJumps {
+        let sources = [
+            step(enemy & step(empty, 3), 3),
+            step(enemy & step(empty, 2), 2),
+            step(enemy & step(empty, 1), 1),
+            step(enemy & step(empty, 0), 0),
+        ];
+        MenJumps {
+            sources,
+            men: [
+                men & sources[0],
+                men & sources[1],
+                men & sources[2],
+                men & sources[3],
+            ],
+        }
+    }
+
+    /// The men that can capture.
+    #[inline(always)]
+    pub(crate) fn capturers(&self) -> u64 {
+        self.men[0] | self.men[1] | self.men[2] | self.men[3]
+    }
+
+    /// The number of captures of the side to move (`own`, against `enemy`) when its men have
+    /// these jumps (at least one) and none of its kings can capture, in either convention.
+    ///
+    /// Most such positions have only single jumps: when no jump lands where a second jump
+    /// starts, every jump is its own move of one capture in both conventions, and the jumps are
+    /// counted without a search. A second jump from a landing square is seen in the jump
+    /// sources of the position as it is: the squares that change during the capture (the start
+    /// square emptied, the victim kept on the board) only matter for the jump straight back,
+    /// which is excluded.
+    #[inline(always)]
+    pub(crate) fn count_captures<const PATHS: bool>(
+        &self,
+        own: u64,
+        enemy: u64,
+        side: Side,
+    ) -> u64 {
+        let [s0, s1, s2, s3] = self.sources;
+        let j = &self.men;
+        // Landing squares of each direction against the sources of every direction but back.
+        let more = (step(step(j[0], 0), 0) & (s0 | s1 | s2))
+            | (step(step(j[1], 1), 1) & (s0 | s1 | s3))
+            | (step(step(j[2], 2), 2) & (s0 | s2 | s3))
+            | (step(step(j[3], 3), 3) & (s1 | s2 | s3));
+        if more == 0 {
+            return (popcount2(j[0], j[1]) + popcount2(j[2], j[3])) as u64;
+        }
+        count_captures::<PATHS>(own, enemy, side, self.capturers(), 0)
+    }
 }
 
 /// The number of legal moves of the side to move, whose pieces are `own` (the opponent's
 /// `enemy`, the kings of both `kings`), in either convention: captures as distinct moves, or
-/// (`PATHS`) as paths. Nothing is listed.
-///
-/// Most positions with a capture have only single jumps by men: when no king can capture and
-/// no man's jump lands where a second jump starts, every jump is its own move of one capture,
-/// in both conventions, and they are counted from the per-direction jump sets without a search.
-/// A second jump from a landing square is seen in the jump sources of the position as it is:
-/// the squares that change during the capture (the start square emptied, the victim kept on
-/// the board) only matter for the jump straight back, which is excluded.
+/// (`PATHS`) as paths. Nothing is listed: quiet moves are counted from their target sets,
+/// single jumps of men from jump sets (`MenJumps::count_captures`), and longer captures and
+/// king captures by the capture search into a counting sink.
 #[inline(always)]
 pub(crate) fn count_moves<const PATHS: bool>(own: u64, enemy: u64, kings: u64, side: Side) -> u64 {
     let occ = own | enemy;
     let empty = VALID & !occ;
-    let s = jump_sources(enemy, empty);
-    let men = own & !kings;
-    let j = [men & s[0], men & s[1], men & s[2], men & s[3]];
+    let jumps = MenJumps::new(own & !kings, enemy, empty);
     let king_c = king_capturers(own & kings, enemy, occ, empty);
-    if j[0] | j[1] | j[2] | j[3] | king_c == 0 {
-        return count_quiet(own, enemy, kings, side);
+    if king_c != 0 {
+        return count_captures::<PATHS>(own, enemy, side, jumps.capturers(), king_c);
     }
-    if king_c == 0 {
-        // Landing squares of each direction against the sources of every direction but back.
-        let more = (step(step(j[0], 0), 0) & (s[0] | s[1] | s[2]))
-            | (step(step(j[1], 1), 1) & (s[0] | s[1] | s[3]))
-            | (step(step(j[2], 2), 2) & (s[0] | s[2] | s[3]))
-            | (step(step(j[3], 3), 3) & (s[1] | s[2] | s[3]));
-        if more == 0 {
-            return (popcount2(j[0], j[1]) + popcount2(j[2], j[3])) as u64;
-        }
+    if jumps.capturers() != 0 {
+        return jumps.count_captures::<PATHS>(own, enemy, side);
     }
-    count_captures::<PATHS>(own, enemy, side, j[0] | j[1] | j[2] | j[3], king_c)
+    count_quiet(own, enemy, kings, side)
 }
 
 /// The captures of [`count_moves`] by search, out of line so that the common cases stay small.
