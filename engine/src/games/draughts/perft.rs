@@ -253,17 +253,30 @@ impl QuietLeaves {
     #[inline(always)]
     fn count<C: Colour, const PATHS: bool>(&self, q: Pieces, f: u32, t: u32) -> u64 {
         if self.has_kings {
-            return leaf::<C::Other, PATHS>(q);
+            return self.count_with_kings::<C, PATHS>(q);
         }
         let ours = q.by_side[C::US];
-        let theirs = q.by_side[1 - C::US];
-        let jumps = MenJumps::new(self.men, ours, VALID & !(ours | theirs));
+        let jumps = MenJumps::new(self.men, ours, VALID & !(ours | q.by_side[1 - C::US]));
         if jumps.capturers() != 0 {
-            return jumps.count_captures::<PATHS>(theirs, ours, <C::Other as Colour>::SIDE);
+            return Self::count_captures::<C, PATHS>(q, jumps);
         }
         let gained = ((self.a >> f) & 1) + ((self.b >> f) & 1);
         let lost = ((self.a >> t) & 1) + ((self.b >> t) & 1);
         self.base + gained - lost
+    }
+
+    /// A child where the opponent has kings: counted in full. Out of line, like
+    /// [`QuietLeaves::count_captures`], so that the common case is inlined into the move loop.
+    #[inline(never)]
+    fn count_with_kings<C: Colour, const PATHS: bool>(&self, q: Pieces) -> u64 {
+        leaf::<C::Other, PATHS>(q)
+    }
+
+    /// A child where the opponent's men, which `jumps` are, must capture (it has no king).
+    #[inline(never)]
+    fn count_captures<C: Colour, const PATHS: bool>(q: Pieces, jumps: MenJumps) -> u64 {
+        let (ours, theirs) = (q.by_side[C::US], q.by_side[1 - C::US]);
+        jumps.count_captures::<PATHS>(theirs, ours, <C::Other as Colour>::SIDE)
     }
 }
 
