@@ -23,8 +23,8 @@
 //! Sinks. Sequences go to a `Sink`: the move list (`Distinct`), the list with path counts
 //! (`Paths`), or, for perft's last ply, counters that list nothing (`CountDistinct`,
 //! `CountPaths`); quiet moves are counted as target-set sizes (`count_quiet`). The counters
-//! (`count_moves`) search only when a sequence can be longer than one jump or a king can
-//! capture: single jumps by men are counted from per-direction jump sets.
+//! (`count_moves`) search only when a king can capture or a man may jump four times: men's
+//! sequences of up to three jumps are counted as sets of landing squares (`MenJumps`).
 //!
 //! Duplicates. Two sequences with the same start, end and captured set are one move. In the
 //! distinct generator a king that captures and can land on several squares of the same ray
@@ -466,15 +466,138 @@ impl MenJumps {
         if more == 0 {
             return (popcount2(j[0], j[1]) + popcount2(j[2], j[3])) as u64;
         }
-        count_captures::<PATHS>(own, enemy, side, self.capturers(), 0)
+        self.count_short::<PATHS>(own, enemy, side)
     }
+
+    /// [`MenJumps::count_captures`] when some jump continues: sequences of up to three jumps
+    /// are followed as sets, one set of landing squares per sequence of directions (each
+    /// square one sequence, since the steps are fixed shifts). Up to three jumps the position
+    /// as it is decides every jump: a man cannot meet a piece it took, nor come back to its
+    /// start square (which is then empty), before a fourth jump, apart from straight back,
+    /// which is excluded. For the same reason two such sequences never make the same move, so
+    /// the count is the same in both conventions. When a fourth jump may exist (onto an empty
+    /// square or the start square), the capture search counts instead.
+    #[inline(never)]
+    fn count_short<const PATHS: bool>(&self, own: u64, enemy: u64, side: Side) -> u64 {
+        let mut tally = Tally { best: 0, count: 0 };
+        // Every direction is a constant parameter, so that each step is one fixed shift.
+        let short = self.first::<0>(&mut tally, own, enemy)
+            && self.first::<1>(&mut tally, own, enemy)
+            && self.first::<2>(&mut tally, own, enemy)
+            && self.first::<3>(&mut tally, own, enemy);
+        if !short {
+            return count_captures::<PATHS>(own, enemy, side, self.capturers(), 0);
+        }
+        tally.count
+    }
+
+    /// The sequences that start with a jump in direction `D`; false when one may go on to a
+    /// fourth jump.
+    #[inline(always)]
+    fn first<const D: usize>(&self, tally: &mut Tally, own: u64, enemy: u64) -> bool {
+        let lands = step2(self.men[D], D);
+        if lands == 0 {
+            return true;
+        }
+        let mut ended = lands;
+        let short = self.second::<D, 0>(lands, &mut ended, tally, own, enemy)
+            && self.second::<D, 1>(lands, &mut ended, tally, own, enemy)
+            && self.second::<D, 2>(lands, &mut ended, tally, own, enemy)
+            && self.second::<D, 3>(lands, &mut ended, tally, own, enemy);
+        tally.record(1, ended);
+        short
+    }
+
+    /// A second jump in direction `E` after one in `D` from the landing squares `lands`, whose
+    /// squares with this jump leave `ended`.
+    #[inline(always)]
+    fn second<const D: usize, const E: usize>(
+        &self,
+        lands: u64,
+        ended: &mut u64,
+        tally: &mut Tally,
+        own: u64,
+        enemy: u64,
+    ) -> bool {
+        let on = lands & self.sources[E];
+        if E == opposite(D) || on == 0 {
+            return true;
+        }
+        *ended &= !on;
+        let lands = step2(on, E);
+        let mut ended2 = lands;
+        let short = self.third::<E, 0>(lands, &mut ended2, tally, own, enemy)
+            && self.third::<E, 1>(lands, &mut ended2, tally, own, enemy)
+            && self.third::<E, 2>(lands, &mut ended2, tally, own, enemy)
+            && self.third::<E, 3>(lands, &mut ended2, tally, own, enemy);
+        tally.record(2, ended2);
+        short
+    }
+
+    /// A third jump in direction `G` after one in `E`, as [`MenJumps::second`]; false when a
+    /// fourth may follow. A fourth jump may land on the start square, now empty: a landing on
+    /// any own piece counts as possible (the search settles it).
+    #[inline(always)]
+    fn third<const E: usize, const G: usize>(
+        &self,
+        lands: u64,
+        ended: &mut u64,
+        tally: &mut Tally,
+        own: u64,
+        enemy: u64,
+    ) -> bool {
+        let on = lands & self.sources[G];
+        if G == opposite(E) || on == 0 {
+            return true;
+        }
+        *ended &= !on;
+        let lands = step2(on, G);
+        let mut fourth = 0;
+        for h in 0..4 {
+            if h != opposite(G) {
+                let back = opposite(h);
+                fourth |= self.sources[h] | step(enemy & step(own, back), back);
+            }
+        }
+        if lands & fourth != 0 {
+            return false;
+        }
+        tally.record(3, lands);
+        true
+    }
+}
+
+/// The longest men capture sequences found so far and how many end there.
+struct Tally {
+    best: u32,
+    count: u64,
+}
+
+impl Tally {
+    /// Sequences of `n` jumps end on the squares of `ended` (one sequence per square).
+    #[inline(always)]
+    fn record(&mut self, n: u32, ended: u64) {
+        if ended != 0 && n >= self.best {
+            if n > self.best {
+                self.best = n;
+                self.count = 0;
+            }
+            self.count += ended.count_ones() as u64;
+        }
+    }
+}
+
+/// Two steps in direction `DIRS[d]`, unmasked (see [`step`]).
+#[inline(always)]
+const fn step2(b: u64, d: usize) -> u64 {
+    step(step(b, d), d)
 }
 
 /// The number of legal moves of the side to move, whose pieces are `own` (the opponent's
 /// `enemy`, the kings of both `kings`), in either convention: captures as distinct moves, or
 /// (`PATHS`) as paths. Nothing is listed: quiet moves are counted from their target sets,
-/// single jumps of men from jump sets (`MenJumps::count_captures`), and longer captures and
-/// king captures by the capture search into a counting sink.
+/// men's captures of up to three jumps from jump sets (`MenJumps::count_captures`), and longer
+/// captures and king captures by the capture search into a counting sink.
 #[inline(always)]
 pub(crate) fn count_moves<const PATHS: bool>(own: u64, enemy: u64, kings: u64, side: Side) -> u64 {
     let occ = own | enemy;
