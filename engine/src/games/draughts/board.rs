@@ -193,28 +193,6 @@ fn apply(st: &mut State, m: Move) {
     rules::update_lone(st, m.captured != 0 || m.promotes);
 }
 
-impl State {
-    /// Plays a legal move on the pieces and the side to move only, leaving the key and the
-    /// rule counters stale: for perft, whose counts depend on nothing else (perft counts the
-    /// move tree, not games ended by a rule). Undo by restoring a copy of the state.
-    #[inline(always)]
-    pub(crate) fn play_pieces(&mut self, m: Move) {
-        let us = self.side.index();
-        let from = 1u64 << m.from;
-        let to = 1u64 << m.to;
-        // A capture may end on its own start square: the xors then cancel, as they should.
-        self.pieces[us] ^= from ^ to;
-        if self.kings & from != 0 {
-            self.kings ^= from ^ to;
-        } else if m.promotes {
-            self.kings |= to;
-        }
-        self.pieces[1 - us] &= !m.captured;
-        self.kings &= !m.captured;
-        self.side = self.side.flip();
-    }
-}
-
 /// Passes the turn (the null move: a side flip only).
 pub(crate) fn flip_side(st: &mut State) {
     st.side = st.side.flip();

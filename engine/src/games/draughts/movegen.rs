@@ -22,7 +22,9 @@
 //!
 //! Sinks. Sequences go to a `Sink`: the move list (`Distinct`), the list with path counts
 //! (`Paths`), or, for perft's last ply, counters that list nothing (`CountDistinct`,
-//! `CountPaths`); quiet moves are counted as target-set sizes (`Board::count_quiet`).
+//! `CountPaths`); quiet moves are counted as target-set sizes (`count_quiet`). The counters
+//! (`count_moves`) search only when a king can capture or a man may jump four times: men's
+//! sequences of up to three jumps are counted as sets of landing squares (`MenJumps`).
 //!
 //! Duplicates. Two sequences with the same start, end and captured set are one move. In the
 //! distinct generator a king that captures and can land on several squares of the same ray
@@ -339,7 +341,7 @@ impl<S: Sink> Search<'_, S> {
 /// `a.count_ones() + b.count_ones()` in one pass of the bit-parallel count (the baseline
 /// x86-64 target has no POPCNT): the two sums share the last steps.
 #[inline(always)]
-fn popcount2(a: u64, b: u64) -> u32 {
+pub(crate) fn popcount2(a: u64, b: u64) -> u32 {
     const M1: u64 = 0x5555_5555_5555_5555;
     const M2: u64 = 0x3333_3333_3333_3333;
     const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
@@ -355,7 +357,7 @@ fn popcount2(a: u64, b: u64) -> u32 {
 /// The men of `men` that can capture one of `enemy` with a landing square in `empty` (all
 /// three on playable squares).
 #[inline(always)]
-fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
+pub(crate) fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
     let mut r = 0;
     for d in 0..4 {
         // Unmasked steps: a bit shifted onto a ghost or off the board meets no piece.
@@ -369,7 +371,7 @@ fn men_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
 /// square behind them are filled backwards over empty squares, and a king the fill reaches sees
 /// such an enemy first on its ray. With one or two kings, ray by ray, which is cheaper then.
 #[inline(always)]
-fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
+pub(crate) fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
     if kings == 0 {
         return 0;
     }
@@ -399,6 +401,326 @@ fn king_capturers(kings: u64, enemy: u64, occ: u64, empty: u64) -> u64 {
         }
     }
     r
+}
+
+/// The jumps of a side's men, per direction `d` (an index of `DIRS`).
+#[derive(Clone, Copy)]
+pub(crate) struct MenJumps {
+    /// The squares from which a jump over an enemy piece onto an empty square starts
+    /// (unmasked: they may hold ghost bits, which meet no piece and no landing square).
+    sources: [u64; 4],
+    /// The men on those squares.
+    men: [u64; 4],
+}
+
+impl MenJumps {
+    /// The jumps of `men` over pieces of `enemy` onto `empty`.
+    #[inline(always)]
+    pub(crate) fn new(men: u64, enemy: u64, empty: u64) -> MenJumps {
+        let sources = [
+            step(enemy & step(empty, 3), 3),
+            step(enemy & step(empty, 2), 2),
+            step(enemy & step(empty, 1), 1),
+            step(enemy & step(empty, 0), 0),
+        ];
+        MenJumps {
+            sources,
+            men: [
+                men & sources[0],
+                men & sources[1],
+                men & sources[2],
+                men & sources[3],
+            ],
+        }
+    }
+
+    /// The men that can capture.
+    #[inline(always)]
+    pub(crate) fn capturers(&self) -> u64 {
+        self.men[0] | self.men[1] | self.men[2] | self.men[3]
+    }
+
+    /// The number of captures of the side to move (`own`, against `enemy`) when its men have
+    /// these jumps (at least one) and none of its kings can capture, in either convention.
+    ///
+    /// Most such positions have only single jumps: when no jump lands where a second jump
+    /// starts, every jump is its own move of one capture in both conventions, and the jumps are
+    /// counted without a search. A second jump from a landing square is seen in the jump
+    /// sources of the position as it is: the squares that change during the capture (the start
+    /// square emptied, the victim kept on the board) only matter for the jump straight back,
+    /// which is excluded.
+    #[inline(always)]
+    pub(crate) fn count_captures<const PATHS: bool>(
+        &self,
+        own: u64,
+        enemy: u64,
+        side: Side,
+    ) -> u64 {
+        let [s0, s1, s2, s3] = self.sources;
+        let j = &self.men;
+        // Landing squares of each direction against the sources of every direction but back.
+        let more = (step(step(j[0], 0), 0) & (s0 | s1 | s2))
+            | (step(step(j[1], 1), 1) & (s0 | s1 | s3))
+            | (step(step(j[2], 2), 2) & (s0 | s2 | s3))
+            | (step(step(j[3], 3), 3) & (s1 | s2 | s3));
+        if more == 0 {
+            return (popcount2(j[0], j[1]) + popcount2(j[2], j[3])) as u64;
+        }
+        self.count_short::<PATHS>(own, enemy, side)
+    }
+
+    /// [`MenJumps::count_captures`] when some jump continues: sequences of up to three jumps
+    /// are followed as sets, one set of landing squares per sequence of directions (each
+    /// square one sequence, since the steps are fixed shifts). Up to three jumps the position
+    /// as it is decides every jump: a man cannot meet a piece it took, nor come back to its
+    /// start square (which is then empty), before a fourth jump, apart from straight back,
+    /// which is excluded. For the same reason two such sequences never make the same move, so
+    /// the count is the same in both conventions. When a fourth jump may exist (onto an empty
+    /// square or the start square), the capture search counts instead.
+    #[inline(never)]
+    fn count_short<const PATHS: bool>(&self, own: u64, enemy: u64, side: Side) -> u64 {
+        let mut tally = Tally { best: 0, count: 0 };
+        // Every direction is a constant parameter, so that each step is one fixed shift.
+        let short = self.first::<0>(&mut tally, own, enemy)
+            && self.first::<1>(&mut tally, own, enemy)
+            && self.first::<2>(&mut tally, own, enemy)
+            && self.first::<3>(&mut tally, own, enemy);
+        if !short {
+            return count_captures::<PATHS>(own, enemy, side, self.capturers(), 0);
+        }
+        tally.count
+    }
+
+    /// The sequences that start with a jump in direction `D`; false when one may go on to a
+    /// fourth jump.
+    #[inline(always)]
+    fn first<const D: usize>(&self, tally: &mut Tally, own: u64, enemy: u64) -> bool {
+        let lands = step2(self.men[D], D);
+        if lands == 0 {
+            return true;
+        }
+        let mut ended = lands;
+        let short = self.second::<D, 0>(lands, &mut ended, tally, own, enemy)
+            && self.second::<D, 1>(lands, &mut ended, tally, own, enemy)
+            && self.second::<D, 2>(lands, &mut ended, tally, own, enemy)
+            && self.second::<D, 3>(lands, &mut ended, tally, own, enemy);
+        tally.record(1, ended);
+        short
+    }
+
+    /// A second jump in direction `E` after one in `D` from the landing squares `lands`, whose
+    /// squares with this jump leave `ended`.
+    #[inline(always)]
+    fn second<const D: usize, const E: usize>(
+        &self,
+        lands: u64,
+        ended: &mut u64,
+        tally: &mut Tally,
+        own: u64,
+        enemy: u64,
+    ) -> bool {
+        let on = lands & self.sources[E];
+        if E == opposite(D) || on == 0 {
+            return true;
+        }
+        *ended &= !on;
+        let lands = step2(on, E);
+        let mut ended2 = lands;
+        let short = self.third::<E, 0>(lands, &mut ended2, tally, own, enemy)
+            && self.third::<E, 1>(lands, &mut ended2, tally, own, enemy)
+            && self.third::<E, 2>(lands, &mut ended2, tally, own, enemy)
+            && self.third::<E, 3>(lands, &mut ended2, tally, own, enemy);
+        tally.record(2, ended2);
+        short
+    }
+
+    /// A third jump in direction `G` after one in `E`, as [`MenJumps::second`]; false when a
+    /// fourth may follow. A fourth jump may land on the start square, now empty: a landing on
+    /// any own piece counts as possible (the search settles it).
+    #[inline(always)]
+    fn third<const E: usize, const G: usize>(
+        &self,
+        lands: u64,
+        ended: &mut u64,
+        tally: &mut Tally,
+        own: u64,
+        enemy: u64,
+    ) -> bool {
+        let on = lands & self.sources[G];
+        if G == opposite(E) || on == 0 {
+            return true;
+        }
+        *ended &= !on;
+        let lands = step2(on, G);
+        let mut fourth = 0;
+        for h in 0..4 {
+            if h != opposite(G) {
+                let back = opposite(h);
+                fourth |= self.sources[h] | step(enemy & step(own, back), back);
+            }
+        }
+        if lands & fourth != 0 {
+            return false;
+        }
+        tally.record(3, lands);
+        true
+    }
+}
+
+/// The longest men capture sequences found so far and how many end there.
+struct Tally {
+    best: u32,
+    count: u64,
+}
+
+impl Tally {
+    /// Sequences of `n` jumps end on the squares of `ended` (one sequence per square).
+    #[inline(always)]
+    fn record(&mut self, n: u32, ended: u64) {
+        if ended != 0 && n >= self.best {
+            if n > self.best {
+                self.best = n;
+                self.count = 0;
+            }
+            self.count += ended.count_ones() as u64;
+        }
+    }
+}
+
+/// Two steps in direction `DIRS[d]`, unmasked (see [`step`]).
+#[inline(always)]
+const fn step2(b: u64, d: usize) -> u64 {
+    step(step(b, d), d)
+}
+
+/// The number of legal moves of the side to move, whose pieces are `own` (the opponent's
+/// `enemy`, the kings of both `kings`), in either convention: captures as distinct moves, or
+/// (`PATHS`) as paths. Nothing is listed: quiet moves are counted from their target sets,
+/// men's captures of up to three jumps from jump sets (`MenJumps::count_captures`), and longer
+/// captures and king captures by the capture search into a counting sink.
+#[inline(always)]
+pub(crate) fn count_moves<const PATHS: bool>(own: u64, enemy: u64, kings: u64, side: Side) -> u64 {
+    let occ = own | enemy;
+    let empty = VALID & !occ;
+    let jumps = MenJumps::new(own & !kings, enemy, empty);
+    let king_c = king_capturers(own & kings, enemy, occ, empty);
+    if king_c != 0 {
+        return count_captures::<PATHS>(own, enemy, side, jumps.capturers(), king_c);
+    }
+    if jumps.capturers() != 0 {
+        return jumps.count_captures::<PATHS>(own, enemy, side);
+    }
+    count_quiet(own, enemy, kings, side)
+}
+
+/// The captures of [`count_moves`] by search, out of line so that the common cases stay small.
+#[inline(never)]
+fn count_captures<const PATHS: bool>(
+    own: u64,
+    enemy: u64,
+    side: Side,
+    men_c: u64,
+    kings_c: u64,
+) -> u64 {
+    let promotion = promotion_row(side);
+    if PATHS {
+        let mut sink = CountPaths { count: 0, best: 1 };
+        search_captures(own, enemy, promotion, men_c, kings_c, &mut sink);
+        return sink.count;
+    }
+    let mut sink = CountDistinct::new();
+    search_captures(own, enemy, promotion, men_c, kings_c, &mut sink);
+    if sink.overflow {
+        return count_listed_captures(own, enemy, promotion, men_c, kings_c);
+    }
+    sink.count
+}
+
+/// Counts by listing: for the rare position with more long captures than `CountDistinct`
+/// keeps (the list caps at `MAX_MOVES`, as the generator's does).
+#[cold]
+#[inline(never)]
+fn count_listed_captures(own: u64, enemy: u64, promotion: u64, men_c: u64, kings_c: u64) -> u64 {
+    let mut list = MoveList::new();
+    let mut sink = Distinct::new(&mut list);
+    search_captures(own, enemy, promotion, men_c, kings_c, &mut sink);
+    list.len() as u64
+}
+
+/// The number of quiet moves of the side to move (pieces as in [`count_moves`]), whether or
+/// not a capture exists: the sizes of the target sets of `gen_quiet`.
+#[inline(always)]
+pub(crate) fn count_quiet(own: u64, enemy: u64, kings: u64, side: Side) -> u64 {
+    let occ = own | enemy;
+    let empty = VALID & !occ;
+    let men = own & !kings;
+    let (a, b) = match side {
+        Side::First => (shift(men, DIRS[0]), shift(men, DIRS[1])),
+        Side::Second => (shift(men, DIRS[2]), shift(men, DIRS[3])),
+    };
+    let mut n = popcount2(a & empty, b & empty);
+    for k in Bits(own & kings) {
+        // The four rays of one king are disjoint: one count for all.
+        let reach = king_ray_moves(k, 0, occ)
+            | king_ray_moves(k, 1, occ)
+            | king_ray_moves(k, 2, occ)
+            | king_ray_moves(k, 3, occ);
+        n += reach.count_ones();
+    }
+    n as u64
+}
+
+/// The capture search of the side to move (`own`, against `enemy`; `promotion` its far row) from its capturing men `men_c` and kings `kings_c`, into `sink`.
+pub(crate) fn search_captures<S: Sink>(
+    own: u64,
+    enemy: u64,
+    promotion: u64,
+    men_c: u64,
+    kings_c: u64,
+    sink: &mut S,
+) {
+    let occ = own | enemy;
+    let empty = VALID & !occ;
+    for k in Bits(kings_c) {
+        let occ = occ & !(1u64 << k);
+        let mut s = Search {
+            sink: &mut *sink,
+            enemy,
+            occ,
+            targets: [0; 4],
+            from: k,
+            promotion,
+        };
+        s.king(k, 0, 0, 4, true);
+    }
+    if men_c == 0 {
+        return;
+    }
+    let t = [
+        enemy & step(empty, 3),
+        enemy & step(empty, 2),
+        enemy & step(empty, 1),
+        enemy & step(empty, 0),
+    ];
+    for m in Bits(men_c) {
+        let bit = 1u64 << m;
+        let mut s = Search {
+            sink: &mut *sink,
+            enemy,
+            occ: occ & !bit,
+            // The start square is empty once the man has left it.
+            targets: [
+                t[0] | (enemy & step(bit, 3)),
+                t[1] | (enemy & step(bit, 2)),
+                t[2] | (enemy & step(bit, 1)),
+                t[3] | (enemy & step(bit, 0)),
+            ],
+            from: m,
+            promotion,
+        };
+        // `men_c` are the men with a capture: the search starts with a jump.
+        s.man(m, 0, 0);
+    }
 }
 
 impl Board {
@@ -444,53 +766,17 @@ impl Board {
     }
 
     /// The capture search from the capturing `men` and `kings` of the side to move.
+    #[inline]
     fn search_captures<S: Sink>(&self, men: u64, kings: u64, sink: &mut S) {
         let us = self.st.side.index();
-        let own = self.st.pieces[us];
-        let enemy = self.st.pieces[1 - us];
-        let occ = own | enemy;
-        let empty = VALID & !occ;
-        let promotion = promotion_row(self.st.side);
-        for k in Bits(kings) {
-            let occ = occ & !(1u64 << k);
-            let mut s = Search {
-                sink: &mut *sink,
-                enemy,
-                occ,
-                targets: [0; 4],
-                from: k,
-                promotion,
-            };
-            s.king(k, 0, 0, 4, true);
-        }
-        if men == 0 {
-            return;
-        }
-        let t = [
-            enemy & step(empty, 3),
-            enemy & step(empty, 2),
-            enemy & step(empty, 1),
-            enemy & step(empty, 0),
-        ];
-        for m in Bits(men) {
-            let bit = 1u64 << m;
-            let mut s = Search {
-                sink: &mut *sink,
-                enemy,
-                occ: occ & !bit,
-                // The start square is empty once the man has left it.
-                targets: [
-                    t[0] | (enemy & step(bit, 3)),
-                    t[1] | (enemy & step(bit, 2)),
-                    t[2] | (enemy & step(bit, 1)),
-                    t[3] | (enemy & step(bit, 0)),
-                ],
-                from: m,
-                promotion,
-            };
-            // `men` are the men with a capture: the search starts with a jump.
-            s.man(m, 0, 0);
-        }
+        search_captures(
+            self.st.pieces[us],
+            self.st.pieces[1 - us],
+            promotion_row(self.st.side),
+            men,
+            kings,
+            sink,
+        );
     }
 
     /// Appends the distinct majority captures (nothing when there is no capture).
@@ -501,72 +787,41 @@ impl Board {
     }
 
     /// The number of legal moves, captures counted as distinct moves (as `generate` lists
-    /// them), without listing the quiet moves at all.
+    /// them), without listing any.
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        let (men, kings) = self.capturers();
-        if men | kings == 0 {
-            return self.count_quiet();
-        }
-        self.count_distinct_captures(men, kings)
-    }
-
-    /// The captures of `count_moves`, out of line so that the quiet case stays small.
-    #[inline(never)]
-    fn count_distinct_captures(&self, men: u64, kings: u64) -> u64 {
-        let mut sink = CountDistinct::new();
-        self.search_captures(men, kings, &mut sink);
-        if sink.overflow {
-            return self.count_listed_captures();
-        }
-        sink.count
-    }
-
-    /// Counts by listing: for the rare position with more long captures than `CountDistinct`
-    /// keeps (the list caps at `MAX_MOVES`, as the generator's does).
-    #[cold]
-    #[inline(never)]
-    fn count_listed_captures(&self) -> u64 {
-        let mut list = MoveList::new();
-        self.gen_distinct_captures(&mut list);
-        list.len() as u64
+        let us = self.st.side.index();
+        count_moves::<false>(
+            self.st.pieces[us],
+            self.st.pieces[1 - us],
+            self.st.kings,
+            self.st.side,
+        )
     }
 
     /// The number of legal move paths: every capture path counted, as `perft_paths` does.
     #[inline]
     pub fn count_paths(&self) -> u64 {
-        let (men, kings) = self.capturers();
-        if men | kings == 0 {
-            return self.count_quiet();
-        }
-        let mut sink = CountPaths { count: 0, best: 1 };
-        self.search_captures(men, kings, &mut sink);
-        sink.count
+        let us = self.st.side.index();
+        count_moves::<true>(
+            self.st.pieces[us],
+            self.st.pieces[1 - us],
+            self.st.kings,
+            self.st.side,
+        )
     }
 
     /// The number of quiet moves (whether or not a capture exists): the sizes of the target
     /// sets of `gen_quiet`.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn count_quiet(&self) -> u64 {
         let us = self.st.side.index();
-        let own = self.st.pieces[us];
-        let occ = own | self.st.pieces[1 - us];
-        let empty = VALID & !occ;
-        let men = own & !self.st.kings;
-        let (a, b) = match self.st.side {
-            Side::First => (shift(men, DIRS[0]), shift(men, DIRS[1])),
-            Side::Second => (shift(men, DIRS[2]), shift(men, DIRS[3])),
-        };
-        let mut n = popcount2(a & empty, b & empty);
-        for k in Bits(own & self.st.kings) {
-            // The four rays of one king are disjoint: one count for all.
-            let reach = king_ray_moves(k, 0, occ)
-                | king_ray_moves(k, 1, occ)
-                | king_ray_moves(k, 2, occ)
-                | king_ray_moves(k, 3, occ);
-            n += reach.count_ones();
-        }
-        n as u64
+        count_quiet(
+            self.st.pieces[us],
+            self.st.pieces[1 - us],
+            self.st.kings,
+            self.st.side,
+        )
     }
 
     /// Appends the quiet moves, whether or not a capture exists (callers check).

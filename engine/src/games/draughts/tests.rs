@@ -156,6 +156,30 @@ fn move_counts_equal_generated_lists() {
     assert!(captures > 1000, "the games reach captures ({captures})");
 }
 
+/// The set-based count of men captures of up to three jumps, and its hand-over to the search
+/// when a fourth jump may follow, against the listed moves: a 4-jump ring that two orders
+/// take (one distinct move, two paths), 3-jump chains that branch, and one with a 4th jump.
+#[test]
+fn short_men_captures_count_as_listed() {
+    for fen in [
+        "W:W38,46,47,49:B3,4,8,22,23,32,33",
+        "W:W48:B22,23,32,42",
+        "W:W48:B12,22,23,32,42",
+        "W:W37,48:B22,23,32,42",
+        "B:W22,23,32,42:B8,17",
+    ] {
+        let b = board(fen);
+        let moves = legal(&b);
+        assert!(moves[0].is_capture(), "{fen}");
+        assert_eq!(b.count_moves(), moves.len() as u64, "{fen}");
+        let mut list = MoveList::new();
+        let mut counts = arrayvec::ArrayVec::<u32, { crate::game::MAX_MOVES }>::new();
+        b.gen_with_paths(&mut list, &mut counts);
+        let paths: u64 = counts.iter().map(|&c| c as u64).sum();
+        assert_eq!(b.count_paths(), paths, "{fen}");
+    }
+}
+
 /// The generators against the plain reference search of `reference_captures`: the same
 /// moves in the same order (the search's ordering depends on it), and the same path counts,
 /// at every node of shallow trees from the file's positions and in random games.
