@@ -280,6 +280,15 @@ pub trait Position: Clone + Send + Sync + 'static {
         0
     }
 
+    /// A static term added to the quiet move `m`'s history score when quiet moves are
+    /// ordered, given this position's [`threat_info`](Position::threat_info) (chess: a piece
+    /// fleeing or walking into an attack by a lesser piece). Asked only about pseudo-legal
+    /// quiet moves; must not panic. Default: 0.
+    #[inline]
+    fn quiet_order_bonus(&self, _info: &Self::ThreatInfo, _m: Self::Move) -> i32 {
+        0
+    }
+
     /// Plays a legal move.
     fn make(&mut self, m: Self::Move) -> Self::Undo;
 

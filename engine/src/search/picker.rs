@@ -5,10 +5,11 @@
 //! noisy moves by MVV/LVA corrected by capture history (under `Position::noisy_index`; chess:
 //! piece, target square and kind captured), those that lose material by static exchange set
 //! aside; then the two killers and the countermove (checked for pseudo-legality, since they
-//! come from other positions); then quiet moves by butterfly history (in each
-//! move's threat bucket, from the node's `Position::threat_info` the picker is given) and
-//! continuation history (the first few picked by selection, the rest sorted only when
-//! reached); then the set-aside losing noisy moves. Quiescence uses only the table move and the
+//! come from other positions); then quiet moves by butterfly history (in each move's threat
+//! bucket, from the node's `Position::threat_info` the picker is given), continuation history
+//! and the game's static `Position::quiet_order_bonus` (chess: a piece fleeing or walking into
+//! an attack by a lesser piece), the first few picked by selection, the rest sorted only when
+//! reached; then the set-aside losing noisy moves. Quiescence uses only the table move and the
 //! noisy stage (and the quiet stage where it does not stand pat, as in check). Moves already
 //! returned by an earlier stage are skipped when regenerated. The picker yields pseudo-legal
 //! moves; the caller checks legality.
@@ -216,7 +217,8 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
                         let score = hist.quiet(side, bucket, idx)
                             + hist.cont(self.cont[0], idx)
                             + hist.cont(self.cont[1], idx)
-                            + hist.cont(self.cont[2], idx) / 2;
+                            + hist.cont(self.cont[2], idx) / 2
+                            + pos.quiet_order_bonus(&self.threats, m);
                         self.moves.push((m, score));
                     }
                     self.quiets_sorted = false;

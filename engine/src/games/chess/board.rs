@@ -96,6 +96,18 @@ pub struct Undo {
     pub(crate) pinned: Bitboard,
 }
 
+/// The squares one side attacks, in all and by its lesser pieces (see [`Board::threats_by`]).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Threats {
+    pub all: Bitboard,
+    /// Attacked by a pawn.
+    pub pawn: Bitboard,
+    /// Attacked by a pawn, knight or bishop.
+    pub minor: Bitboard,
+    /// Attacked by a pawn, minor piece or rook.
+    pub rook: Bitboard,
+}
+
 /// A chess position with its game history. Implements [`crate::game::Position`] and
 /// [`crate::game::Notation`].
 #[derive(Clone)]
@@ -386,6 +398,41 @@ impl Board {
         attacked
     }
 
+    /// Every square `by` attacks, and those its pawns, its pawns and minor pieces, and its
+    /// pawns, minor pieces and rooks attack: a piece standing on a square attacked by a
+    /// lesser piece is threatened whatever defends it.
+    pub fn threats_by(&self, by: Color) -> Threats {
+        let k = &self.by_kind;
+        let them = self.by_color[by.index()];
+        let occ = self.occupied();
+        let pawns = k[PieceKind::Pawn.index()] & them;
+        let pawn = match by {
+            Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+            Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+        };
+        let mut minor = pawn;
+        for s in squares(k[PieceKind::Knight.index()] & them) {
+            minor |= knight_attacks(s);
+        }
+        for s in squares(k[PieceKind::Bishop.index()] & them) {
+            minor |= bishop_attacks(s, occ);
+        }
+        let mut rook = minor;
+        for s in squares(k[PieceKind::Rook.index()] & them) {
+            rook |= rook_attacks(s, occ);
+        }
+        let mut all = rook | king_attacks(self.king_square(by));
+        for s in squares(k[PieceKind::Queen.index()] & them) {
+            all |= bishop_attacks(s, occ) | rook_attacks(s, occ);
+        }
+        Threats {
+            all,
+            pawn,
+            minor,
+            rook,
+        }
+    }
+
     /// Recomputes `checkers` and `pinned` for the side to move.
     #[inline]
     pub(crate) fn update_check_info(&mut self) {
@@ -539,6 +586,25 @@ mod tests {
         assert_eq!(bucket("a3b3"), 1, "walks into an attack");
         assert_eq!(bucket("a3a2"), 0, "neither");
         assert_eq!(<Board as Position>::THREAT_BUCKETS, 4);
+    }
+
+    #[test]
+    fn quiet_order_bonus_tells_fleeing_from_walking_into_lesser_attacks() {
+        // The knight on e4 stands attacked by the d5 pawn; the b4 pawn covers a3 and c3, the
+        // black bishop on h8 the long diagonal.
+        let b = Board::from_text("4k2b/8/8/3p4/1p2N3/8/Q7/6K1 w - - 0 1").unwrap();
+        let threats = Position::threat_info(&b);
+        let bonus = |text: &str| {
+            let m = b.parse_move(text).unwrap();
+            assert!(!b.is_noisy(m), "{text}");
+            b.quiet_order_bonus(&threats, m)
+        };
+        assert!(bonus("e4c5") > 0, "the knight flees the pawn");
+        assert_eq!(bonus("e4c3"), 0, "onto another pawn attack: no gain");
+        assert!(bonus("a2a3") < 0, "the queen walks into a pawn's attack");
+        assert!(bonus("a2b2") < 0, "and into the bishop's diagonal");
+        assert_eq!(bonus("a2b1"), 0, "safe to safe");
+        assert_eq!(bonus("g1f1"), 0, "kings are not scored");
     }
 
     #[test]

@@ -5,8 +5,7 @@
 //! the protocols) with the same behaviour. The generator is legal, so `is_legal` is always
 //! true and `is_pseudo_legal` is a full legality test. Moves pack into the low 16 bits.
 
-use super::bitboard::Bitboard;
-use super::board::{Board, Undo, PIECE_VALUES};
+use super::board::{Board, Threats, Undo, PIECE_VALUES};
 use super::fen::{parse_fen, write_fen, START_FEN};
 use super::makemove::CheckInfo;
 use super::movegen::ListSink;
@@ -20,7 +19,7 @@ impl Position for Board {
     type Undo = Undo;
     type CheckInfo = CheckInfo;
     /// Every square the side not to move attacks.
-    type ThreatInfo = Bitboard;
+    type ThreatInfo = Threats;
 
     const NULL_MOVE_OK: bool = true;
     const HAS_CHECKS: bool = true;
@@ -91,16 +90,35 @@ impl Position for Board {
     }
 
     #[inline]
-    fn threat_info(&self) -> Bitboard {
-        self.attacked_by(!self.side)
+    fn threat_info(&self) -> Threats {
+        self.threats_by(!self.side)
     }
 
     /// 2 if the origin is attacked (the move may flee a threat), plus 1 if the target is (it
     /// may walk into one). Castling, as the king taking its own rook, counts the rook's square,
     /// the target square of its `move_index`.
     #[inline(always)]
-    fn threat_bucket(&self, threats: &Bitboard, m: Move) -> usize {
-        2 * (threats & m.from().bb() != 0) as usize + (threats & m.to().bb() != 0) as usize
+    fn threat_bucket(&self, threats: &Threats, m: Move) -> usize {
+        2 * (threats.all & m.from().bb() != 0) as usize + (threats.all & m.to().bb() != 0) as usize
+    }
+
+    /// A piece that flees an attack by a lesser piece to a square no lesser piece attacks
+    /// gains its value, one that walks into such an attack from safety loses it.
+    #[inline(always)]
+    fn quiet_order_bonus(&self, threats: &Threats, m: Move) -> i32 {
+        let (by_lesser, value) = match self.kind_at(m.from()) {
+            Some(PieceKind::Queen) => (threats.rook, 25_000),
+            Some(PieceKind::Rook) => (threats.minor, 12_500),
+            Some(PieceKind::Knight | PieceKind::Bishop) => (threats.pawn, 7_500),
+            _ => return 0,
+        };
+        let from = by_lesser & m.from().bb() != 0;
+        let to = by_lesser & m.to().bb() != 0;
+        match (from, to) {
+            (true, false) => value,
+            (false, true) => -value,
+            _ => 0,
+        }
     }
 
     #[inline]
