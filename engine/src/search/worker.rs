@@ -16,9 +16,11 @@
 //!   (cutoff at non-PV nodes), the static evaluation (cached in the table) with the
 //!   "improving" flag, then razoring, reverse futility, null move (where the game allows it,
 //!   verified at high depth), ProbCut, and internal iterative reduction;
-//! - in the move loop: late-move, futility, history and SEE pruning of late moves (a quiet
-//!   move that gives check, told by `Position::gives_check` before it is made, is exempt from
-//!   all but a noisy move's exchange test, so quiet mates are not pruned away), singular
+//! - in the move loop: late-move, futility, history and SEE pruning of late moves, judged at
+//!   the depth the move would be reduced to (a quiet move's history moves that depth as it
+//!   moves the reduction); a quiet move that gives check, told by `Position::gives_check`
+//!   before it is made, is exempt from all but a noisy move's exchange test, so quiet mates
+//!   are not pruned away; singular
 //!   (with double and negative) extensions of the table move, check extensions, and late-move
 //!   reductions from a `ln(depth) * ln(moves)` table adjusted by history and node type; once
 //!   a move has raised alpha (at middle depths), the later moves are searched a ply shallower;
@@ -940,7 +942,13 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
 
             // Shallow-depth pruning of late moves, once a non-losing line is in hand.
             if !root && best > -MATE_IN_MAX_PLY {
-                let lmr_depth = (depth - 1 - base_r).max(0);
+                // The depth a late move would be searched at, a quiet move's history moving
+                // it as it moves the reduction: a move that often cut off is pruned later.
+                let lmr_depth = if noisy {
+                    (depth - 1 - base_r).max(0)
+                } else {
+                    (depth - 1 - base_r + hist_score / p.lmr_history_div).max(0)
+                };
                 if noisy {
                     let gain = self.pos.noisy_value(m);
                     if !in_check
