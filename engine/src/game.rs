@@ -196,6 +196,11 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// ply (xiangqi, where mates come through checks that capture nothing). Off by default:
     /// the compiler then drops that code from the other games' searches.
     const QUIESCENCE_CHECKS: bool = false;
+    /// Whether the search scores the opponent's last quiet move by how far it moved the static
+    /// evaluation for its side, and corrects static evaluations by the last two moves played
+    /// (see `search::worker`). On by default; draughts, whose forced captures make the
+    /// evaluation swing by whole pieces between quiet moves, measured it a loss.
+    const MOVE_FEEDBACK: bool = true;
 
     fn side_to_move(&self) -> Side;
 

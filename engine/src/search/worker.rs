@@ -574,7 +574,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
     #[inline]
     fn correction_keys(&self, ply: usize) -> [Option<u64>; CORRECTION_TABLES] {
         let structure = self.pos.structure_keys();
-        let pair = match (ply >= 2).then(|| (self.stack[ply - 1].cont, self.stack[ply - 2].cont)) {
+        let pair = match (P::MOVE_FEEDBACK && ply >= 2)
+            .then(|| (self.stack[ply - 1].cont, self.stack[ply - 2].cont))
+        {
             Some((Some(last), Some(before))) => Some(move_pair_key(last, before)),
             _ => None,
         };
@@ -729,7 +731,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             // The opponent's quiet move is judged by what it did to the static evaluation:
             // one that left us worse off than before it earns history, one that helped us
             // loses some.
-            if ply > 0 {
+            if P::MOVE_FEEDBACK && ply > 0 {
                 let prev = &self.stack[ply - 1];
                 if let (Some(idx), Some(bucket)) = (prev.cont, prev.quiet_bucket) {
                     if prev.eval != NO_EVAL {
