@@ -265,7 +265,9 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// What [`threat_bucket`](Position::threat_bucket) needs to know about this position,
     /// computed once per search node that reads quiet history, as
     /// [`check_info`](Position::check_info) is (chess: every square the side not to move
-    /// attacks). `()` in games that supply no threats.
+    /// attacks, and those its pawns, minors and rooks attack, for
+    /// [`quiet_order_bonus`](Position::quiet_order_bonus)). `()` in games that supply no
+    /// threats.
     type ThreatInfo: Copy + Default;
 
     /// The threats of this position for [`threat_bucket`](Position::threat_bucket).

@@ -373,34 +373,10 @@ impl Board {
     }
 
     /// Every square a piece of colour `by` attacks over the present occupancy (pawns
-    /// diagonally forward, whether or not the square is occupied; the king's own squares too).
-    /// The search's quiet history asks it once per node, for the side not to move.
-    pub fn attacked_by(&self, by: Color) -> Bitboard {
-        let k = &self.by_kind;
-        let them = self.by_color[by.index()];
-        let occ = self.occupied();
-        let pawns = k[PieceKind::Pawn.index()] & them;
-        let mut attacked = match by {
-            Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
-            Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
-        };
-        attacked |= king_attacks(self.king_square(by));
-        for s in squares(k[PieceKind::Knight.index()] & them) {
-            attacked |= knight_attacks(s);
-        }
-        let queens = k[PieceKind::Queen.index()];
-        for s in squares((k[PieceKind::Bishop.index()] | queens) & them) {
-            attacked |= bishop_attacks(s, occ);
-        }
-        for s in squares((k[PieceKind::Rook.index()] | queens) & them) {
-            attacked |= rook_attacks(s, occ);
-        }
-        attacked
-    }
-
-    /// Every square `by` attacks, and those its pawns, its pawns and minor pieces, and its
-    /// pawns, minor pieces and rooks attack: a piece standing on a square attacked by a
-    /// lesser piece is threatened whatever defends it.
+    /// diagonally forward, whether or not the square is occupied; the king's own squares too),
+    /// and those its pawns, its pawns and minor pieces, and its pawns, minor pieces and rooks
+    /// attack: a piece standing on a square attacked by a lesser piece is threatened whatever
+    /// defends it. The search asks it once per node, for the side not to move.
     pub fn threats_by(&self, by: Color) -> Threats {
         let k = &self.by_kind;
         let them = self.by_color[by.index()];
@@ -553,11 +529,16 @@ mod tests {
     use crate::game::{Notation, Position, STRUCTURE_KEYS};
 
     #[test]
-    fn attacked_by_agrees_with_the_square_test() {
+    fn threats_agree_with_the_square_test() {
         for fen in crate::games::chess::bench::POSITIONS {
             let b = Board::from_text(fen).unwrap();
             for by in Color::BOTH {
-                let set = b.attacked_by(by);
+                let t = b.threats_by(by);
+                // Each lesser class's squares lie inside the next one's.
+                assert_eq!(t.pawn & !t.minor, 0, "{fen}");
+                assert_eq!(t.minor & !t.rook, 0, "{fen}");
+                assert_eq!(t.rook & !t.all, 0, "{fen}");
+                let set = t.all;
                 for i in 0..64 {
                     let sq = Square::new(i);
                     assert_eq!(
