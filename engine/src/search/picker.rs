@@ -127,7 +127,30 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
     }
 
     /// The next pseudo-legal move, or `None` when all are out.
+    ///
+    /// Most calls hand out the next quiet move of a list already scored: that path is inlined
+    /// into the caller, so it does not pay the entry and exit of the whole staged machine
+    /// (`next_staged`), which were a good part of the picker's cost.
+    #[inline(always)]
     pub fn next<P: Position<Move = M, ThreatInfo = T>>(
+        &mut self,
+        pos: &P,
+        hist: &History<M>,
+    ) -> Option<M> {
+        if self.stage == Stage::Quiet && !self.skip_quiets && self.next < self.moves.len() {
+            if !self.unordered_quiets {
+                self.order_next_quiet();
+            }
+            self.next += 1;
+            return Some(self.moves[self.next - 1].0);
+        }
+        self.next_staged(pos, hist)
+    }
+
+    /// Every stage's work: generation, scoring, the noisy and refutation stages, and the end
+    /// of the quiet stage.
+    #[inline(never)]
+    fn next_staged<P: Position<Move = M, ThreatInfo = T>>(
         &mut self,
         pos: &P,
         hist: &History<M>,
@@ -249,11 +272,18 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
     /// Most nodes cut off (or prune the remaining quiets) after a few of them, so the first
     /// few are found by selection, rotated into place so that the rest keep their generated
     /// order; only a node that goes on past them pays for sorting the remainder.
+    #[inline(always)]
     fn order_next_quiet(&mut self) {
-        const SELECT_FIRST: usize = 4;
         if self.quiets_sorted {
             return;
         }
+        self.order_unsorted_quiet();
+    }
+
+    /// `order_next_quiet`'s work while the quiets are not yet sorted, kept out of line.
+    #[inline(never)]
+    fn order_unsorted_quiet(&mut self) {
+        const SELECT_FIRST: usize = 4;
         let rest = &mut self.moves[self.next..];
         if self.next < SELECT_FIRST {
             let mut best = 0;
