@@ -46,6 +46,9 @@ pub struct History<M> {
     cont: Vec<i16>,
     counter: Vec<Option<M>>,
     correction: Vec<i32>,
+    /// A continuation row of zeros, what `cont_row` gives for an untracked move, so that the
+    /// scoring of a node's quiet moves reads every row alike, with no test per move.
+    zero_row: Vec<i16>,
 }
 
 /// The correction key of the last two moves (their history indices): how a static
@@ -84,6 +87,7 @@ impl<M: Copy> History<M> {
             cont: vec![0; cont_len],
             counter: vec![None; space],
             correction: vec![0; CORRECTION_TABLES * 2 * CORRECTION_BUCKETS],
+            zero_row: vec![0; space],
         }
     }
 
@@ -141,6 +145,16 @@ impl<M: Copy> History<M> {
         match prev {
             Some(p) if self.has_cont() => self.cont[p * self.space + idx] as i32,
             _ => 0,
+        }
+    }
+
+    /// The continuation scores of every move after a move with index `prev`, by move index
+    /// (zeros when untracked): `cont_row(prev)[idx]` is `cont(prev, idx)`.
+    #[inline]
+    pub fn cont_row(&self, prev: Option<usize>) -> &[i16] {
+        match prev {
+            Some(p) if self.has_cont() => &self.cont[p * self.space..(p + 1) * self.space],
+            _ => &self.zero_row,
         }
     }
 
@@ -251,6 +265,11 @@ mod tests {
         assert!(h.cont(Some(2), 5) >= -MAX_HISTORY);
         assert!(h.cont(Some(2), 5) < -15_000);
         assert_eq!(h.cont(None, 5), 0);
+        for prev in [None, Some(2), Some(9)] {
+            let row = h.cont_row(prev);
+            assert_eq!(row.len(), 10);
+            assert!((0..10).all(|i| row[i] as i32 == h.cont(prev, i)));
+        }
     }
 
     /// Keys with only slot `slot` filled.

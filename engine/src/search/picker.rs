@@ -226,6 +226,8 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
                     let mut list = MoveList::new();
                     pos.generate(GenKind::Quiet, &mut list);
                     let side = pos.side_to_move();
+                    // The three continuation rows are looked up once, not once per move.
+                    let rows = self.cont.map(|prev| hist.cont_row(prev));
                     for &m in list.iter() {
                         if self.is_special(m) {
                             continue;
@@ -238,9 +240,9 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
                         let idx = pos.move_index(m);
                         let bucket = pos.threat_bucket(&self.threats, m);
                         let score = hist.quiet(side, bucket, idx)
-                            + hist.cont(self.cont[0], idx)
-                            + hist.cont(self.cont[1], idx)
-                            + hist.cont(self.cont[2], idx) / 2
+                            + rows[0][idx] as i32
+                            + rows[1][idx] as i32
+                            + rows[2][idx] as i32 / 2
                             + pos.quiet_order_bonus(&self.threats, m);
                         self.moves.push((m, score));
                     }
@@ -286,10 +288,13 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
         const SELECT_FIRST: usize = 4;
         let rest = &mut self.moves[self.next..];
         if self.next < SELECT_FIRST {
+            // The first best: the rotation below then keeps equal scores in generated order.
             let mut best = 0;
-            for i in 1..rest.len() {
-                if rest[i].1 > rest[best].1 {
+            let mut best_score = rest[0].1;
+            for (i, &(_, score)) in rest.iter().enumerate().skip(1) {
+                if score > best_score {
                     best = i;
+                    best_score = score;
                 }
             }
             rest[..=best].rotate_right(1);
@@ -313,9 +318,11 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
             return None;
         }
         let mut best = self.next;
+        let mut best_score = self.moves[best].1;
         for i in self.next + 1..self.moves.len() {
-            if self.moves[i].1 > self.moves[best].1 {
+            if self.moves[i].1 > best_score {
                 best = i;
+                best_score = self.moves[i].1;
             }
         }
         self.moves.swap(self.next, best);
