@@ -33,6 +33,8 @@ const CORRECTION_BUCKETS: usize = 16_384;
 const CORRECTION_GRAIN: i32 = 256;
 /// Largest correction, in evaluation units (a chess pawn is about 100).
 const CORRECTION_MAX: i32 = 96;
+// The entries are stored as `i16`.
+const _: () = assert!(CORRECTION_MAX * CORRECTION_GRAIN <= i16::MAX as i32);
 
 /// The learned tables of one thread. `M` is the game's move type (for countermoves).
 pub struct History<M> {
@@ -45,7 +47,10 @@ pub struct History<M> {
     capture: Vec<i16>,
     cont: Vec<i16>,
     counter: Vec<Option<M>>,
-    correction: Vec<i32>,
+    /// Bounded by `CORRECTION_MAX * CORRECTION_GRAIN`, which fits an `i16`: half the bytes
+    /// of `i32` entries, so more of the tables (several are read per evaluation, each at its
+    /// own key) stay in the cache.
+    correction: Vec<i16>,
     /// A continuation row of zeros, what `cont_row` gives for an untracked move, so that the
     /// scoring of a node's quiet moves reads every row alike, with no test per move.
     zero_row: Vec<i16>,
@@ -178,7 +183,7 @@ impl<M: Copy> History<M> {
         let mut sum = 0;
         for (table, key) in keys.iter().enumerate() {
             if let Some(k) = key {
-                sum += self.correction[Self::correction_slot(side, table, *k)];
+                sum += self.correction[Self::correction_slot(side, table, *k)] as i32;
             }
         }
         sum / CORRECTION_GRAIN
@@ -212,12 +217,13 @@ impl<M: Copy> History<M> {
     ) {
         let weight = (depth + 1).clamp(1, 16);
         let e = &mut self.correction[Self::correction_slot(side, table, key)];
-        let target = (*e / CORRECTION_GRAIN + diff).clamp(-CORRECTION_MAX, CORRECTION_MAX);
-        let v = (*e * (256 - weight) + target * CORRECTION_GRAIN * weight) / 256;
+        let old = *e as i32;
+        let target = (old / CORRECTION_GRAIN + diff).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        let v = (old * (256 - weight) + target * CORRECTION_GRAIN * weight) / 256;
         *e = v.clamp(
             -CORRECTION_MAX * CORRECTION_GRAIN,
             CORRECTION_MAX * CORRECTION_GRAIN,
-        );
+        ) as i16;
     }
 
     #[inline]
