@@ -589,12 +589,11 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         })
     }
 
-    /// A raw static evaluation corrected by the correction history of the position's structure
-    /// keys.
+    /// A raw static evaluation corrected by the correction history of the position's
+    /// correction keys (`correction_keys`).
     #[inline]
-    fn corrected(&self, raw: Score, ply: usize) -> Score {
-        let keys = self.correction_keys(ply);
-        match self.hist.correction(self.pos.side_to_move(), &keys) {
+    fn corrected(&self, raw: Score, keys: &[Option<u64>; CORRECTION_TABLES]) -> Score {
+        match self.hist.correction(self.pos.side_to_move(), keys) {
             0 => raw,
             c => (raw + c).clamp(-MAX_EVAL, MAX_EVAL),
         }
@@ -703,6 +702,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let raw_eval;
         let static_eval;
         let mut eval;
+        // The correction keys, kept for the correction update at the end of the node (the
+        // position and the two moves before it are the same then).
+        let mut corr_keys = None;
         if in_check {
             raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
@@ -724,7 +726,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     e
                 }
             };
-            static_eval = self.corrected(raw_eval, ply);
+            let keys = self.correction_keys(ply);
+            static_eval = self.corrected(raw_eval, &keys);
+            corr_keys = Some(keys);
             self.stack[ply].raw_eval = raw_eval;
             self.stack[ply].eval = static_eval;
             eval = static_eval;
@@ -1196,7 +1200,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)
             {
-                let keys = self.correction_keys(ply);
+                let keys = corr_keys.unwrap_or_else(|| self.correction_keys(ply));
                 let side = self.pos.side_to_move();
                 self.hist
                     .update_correction(side, &keys, best - static_eval, depth);
@@ -1340,7 +1344,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.evaluate(),
             };
-            best = self.corrected(raw_eval, ply);
+            best = self.corrected(raw_eval, &self.correction_keys(ply));
             if let (Some(h), Some(s)) = (hit, tt_score) {
                 if !is_decisive(s)
                     && match h.bound {
