@@ -167,19 +167,7 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
                     }
                 }
                 Stage::GenNoisy => {
-                    let mut list = MoveList::new();
-                    pos.generate(GenKind::Noisy, &mut list);
-                    let side = pos.side_to_move();
-                    self.moves.clear();
-                    for &m in list.iter() {
-                        if Some(m) == self.tt {
-                            continue;
-                        }
-                        let score =
-                            pos.noisy_value(m) * 8 + hist.noisy(side, pos.noisy_index(m)) / 2;
-                        self.moves.push((m, score));
-                    }
-                    self.next = 0;
+                    self.gen_noisy(pos, hist);
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => {
@@ -223,29 +211,7 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
                     if self.skip_quiets {
                         continue;
                     }
-                    let mut list = MoveList::new();
-                    pos.generate(GenKind::Quiet, &mut list);
-                    let side = pos.side_to_move();
-                    // The three continuation rows are looked up once, not once per move.
-                    let rows = self.cont.map(|prev| hist.cont_row(prev));
-                    for &m in list.iter() {
-                        if self.is_special(m) {
-                            continue;
-                        }
-                        if self.unordered_quiets {
-                            // They come out as generated: no history to read.
-                            self.moves.push((m, 0));
-                            continue;
-                        }
-                        let idx = pos.move_index(m);
-                        let bucket = pos.threat_bucket(&self.threats, m);
-                        let score = hist.quiet(side, bucket, idx)
-                            + rows[0][idx] as i32
-                            + rows[1][idx] as i32
-                            + rows[2][idx] as i32 / 2
-                            + pos.quiet_order_bonus(&self.threats, m);
-                        self.moves.push((m, score));
-                    }
+                    self.gen_quiet(pos, hist);
                     self.quiets_sorted = false;
                 }
                 Stage::Quiet => {
@@ -267,6 +233,54 @@ impl<M: Copy + Eq, T: Copy> Picker<M, T> {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+
+    // The two generation stages run once per node each: out of line, so that the stage
+    // loop, entered once per move, does not set up what only they need.
+
+    /// Generates and scores the noisy moves (but the table move).
+    #[inline(never)]
+    fn gen_noisy<P: Position<Move = M, ThreatInfo = T>>(&mut self, pos: &P, hist: &History<M>) {
+        let mut list = MoveList::new();
+        pos.generate(GenKind::Noisy, &mut list);
+        let side = pos.side_to_move();
+        self.moves.clear();
+        for &m in list.iter() {
+            if Some(m) == self.tt {
+                continue;
+            }
+            let score = pos.noisy_value(m) * 8 + hist.noisy(side, pos.noisy_index(m)) / 2;
+            self.moves.push((m, score));
+        }
+        self.next = 0;
+    }
+
+    /// Generates and scores the quiet moves (but the table move and the refutations).
+    #[inline(never)]
+    fn gen_quiet<P: Position<Move = M, ThreatInfo = T>>(&mut self, pos: &P, hist: &History<M>) {
+        let mut list = MoveList::new();
+        pos.generate(GenKind::Quiet, &mut list);
+        let side = pos.side_to_move();
+        // The three continuation rows are looked up once, not once per move.
+        let rows = self.cont.map(|prev| hist.cont_row(prev));
+        for &m in list.iter() {
+            if self.is_special(m) {
+                continue;
+            }
+            if self.unordered_quiets {
+                // They come out as generated: no history to read.
+                self.moves.push((m, 0));
+                continue;
+            }
+            let idx = pos.move_index(m);
+            let bucket = pos.threat_bucket(&self.threats, m);
+            let score = hist.quiet(side, bucket, idx)
+                + rows[0][idx] as i32
+                + rows[1][idx] as i32
+                + rows[2][idx] as i32 / 2
+                + pos.quiet_order_bonus(&self.threats, m);
+            self.moves.push((m, score));
         }
     }
 
