@@ -775,27 +775,28 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.stack[ply].double_ext = self.stack[ply - 1].double_ext;
         }
 
-        let p = self.params;
         if !PV && !in_check && !forced && excluded.is_none() {
             // Razoring: far below alpha, see whether captures can even get back to it.
-            if depth <= 3 && eval + p.razor_base + p.razor_depth_mul * depth < alpha {
+            if depth <= 3
+                && eval + self.params.razor_base + self.params.razor_depth_mul * depth < alpha
+            {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, true);
                 if v < alpha && !is_decisive(v) {
                     return v;
                 }
             }
             // Reverse futility: far above beta with little depth left.
-            if depth <= p.rfp_depth
+            if depth <= self.params.rfp_depth
                 && !is_decisive(beta)
                 && eval < MATE_IN_MAX_PLY
-                && eval - p.rfp_margin * (depth - improving as i32) >= beta
+                && eval - self.params.rfp_margin * (depth - improving as i32) >= beta
             {
                 return (eval + beta) / 2;
             }
             // Null move: if passing still keeps us above beta, a real move will too.
             if P::NULL_MOVE_OK
                 && cut_node
-                && depth >= p.nmp_min_depth
+                && depth >= self.params.nmp_min_depth
                 && ply >= self.nmp_min_ply
                 && eval >= beta
                 && static_eval >= beta - 20 * depth + 180
@@ -803,9 +804,9 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 && (ply == 0 || self.stack[ply - 1].mv.is_some())
                 && self.pos.null_move_sound()
             {
-                let r = (p.nmp_base
-                    + depth / p.nmp_depth_div
-                    + ((eval - beta) / p.nmp_eval_div).min(3))
+                let r = (self.params.nmp_base
+                    + depth / self.params.nmp_depth_div
+                    + ((eval - beta) / self.params.nmp_eval_div).min(3))
                 .min(depth);
                 self.stack[ply].mv = None;
                 self.stack[ply].cont = None;
@@ -817,7 +818,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     return 0;
                 }
                 if v >= beta && !is_decisive(v) {
-                    if self.nmp_min_ply > 0 || depth < p.nmp_verify_depth {
+                    if self.nmp_min_ply > 0 || depth < self.params.nmp_verify_depth {
                         return v;
                     }
                     // Verify at high depth with null moves off for a while (zugzwang guard).
@@ -830,8 +831,8 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 }
             }
             // ProbCut: a noisy move beating beta by a margin at reduced depth cuts off.
-            let pc_beta = beta + p.probcut_margin - 50 * improving as i32;
-            if depth >= p.probcut_depth
+            let pc_beta = beta + self.params.probcut_margin - 50 * improving as i32;
+            if depth >= self.params.probcut_depth
                 && !is_decisive(beta)
                 && !(hit.is_some_and(|h| h.depth >= depth - 3)
                     && tt_score.is_some_and(|s| s < pc_beta))
@@ -887,7 +888,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
 
         // Internal iterative reduction: without a table move this node was not expected to
         // matter; search it a ply shallower.
-        if !root && (PV || cut_node) && depth >= p.iir_depth && tt_move.is_none() {
+        if !root && (PV || cut_node) && depth >= self.params.iir_depth && tt_move.is_none() {
             depth -= 1;
         }
 
@@ -905,7 +906,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
         let mut quiets: ArrayVec<(P::Move, usize, usize), 64> = ArrayVec::new();
         // The noisy moves searched without a cutoff, by `Position::noisy_index`.
         let mut noisies: ArrayVec<usize, 32> = ArrayVec::new();
-        let lmp_limit = (p.lmp_base + depth * depth) / (2 - improving as i32);
+        let lmp_limit = (self.params.lmp_base + depth * depth) / (2 - improving as i32);
         // Set once late-move or futility pruning has given up on the quiet moves that do not
         // give check.
         let mut quiets_pruned = false;
@@ -953,7 +954,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 let lmr_depth = if noisy {
                     (depth - 1 - base_r).max(0)
                 } else {
-                    (depth - 1 - base_r + hist_score / p.lmr_history_div).max(0)
+                    (depth - 1 - base_r + hist_score / self.params.lmr_history_div).max(0)
                 };
                 if noisy {
                     let gain = self.pos.noisy_value(m);
@@ -962,18 +963,22 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         && lmr_depth < 7
                         && gain > 0
                         && eval != NO_EVAL
-                        && eval + p.fp_noisy_base + gain + p.fp_noisy_mul * lmr_depth <= alpha
+                        && eval
+                            + self.params.fp_noisy_base
+                            + gain
+                            + self.params.fp_noisy_mul * lmr_depth
+                            <= alpha
                     {
                         continue;
                     }
-                    if !self.pos.see_ge(m, -p.see_noisy * depth) {
+                    if !self.pos.see_ge(m, -self.params.see_noisy * depth) {
                         continue;
                     }
                 } else if gives_check {
                     // A quiet check is where quiet mates come from: no late-move, history or
                     // futility pruning, and only the exchange test of a noisy move (a checking
                     // sacrifice is pruned only when it loses much, at higher depth).
-                    if !self.pos.see_ge(m, -p.see_noisy * depth) {
+                    if !self.pos.see_ge(m, -self.params.see_noisy * depth) {
                         continue;
                     }
                 } else {
@@ -985,18 +990,23 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         picker.unordered_quiets = true;
                         continue;
                     }
-                    if lmr_depth < p.hist_prune_depth && hist_score < -p.hist_prune_margin * depth {
+                    if lmr_depth < self.params.hist_prune_depth
+                        && hist_score < -self.params.hist_prune_margin * depth
+                    {
                         continue;
                     }
                     if !in_check
-                        && lmr_depth < p.fp_depth
-                        && eval + p.fp_base + p.fp_mul * lmr_depth <= alpha
+                        && lmr_depth < self.params.fp_depth
+                        && eval + self.params.fp_base + self.params.fp_mul * lmr_depth <= alpha
                     {
                         quiets_pruned = true;
                         picker.unordered_quiets = true;
                         continue;
                     }
-                    if !self.pos.see_ge(m, -p.see_quiet * lmr_depth * lmr_depth) {
+                    if !self
+                        .pos
+                        .see_ge(m, -self.params.see_quiet * lmr_depth * lmr_depth)
+                    {
                         continue;
                     }
                 }
@@ -1007,12 +1017,12 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             if !root
                 && Some(m) == tt_move
                 && excluded.is_none()
-                && depth >= p.se_depth
+                && depth >= self.params.se_depth
                 && ply < 2 * self.root_depth as usize
             {
                 if let (Some(h), Some(s)) = (hit, tt_score) {
                     if h.bound != Bound::Upper && h.depth >= depth - 3 && !is_decisive(s) {
-                        let s_beta = s - depth * p.se_margin_mul / 16;
+                        let s_beta = s - depth * self.params.se_margin_mul / 16;
                         let s_depth = (depth - 1) / 2;
                         self.stack[ply].excluded = Some(m);
                         let v = self.search::<false>(s_beta - 1, s_beta, s_depth, ply, cut_node);
@@ -1023,7 +1033,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                         if v < s_beta {
                             ext = 1;
                             if !PV
-                                && v < s_beta - p.se_double_margin
+                                && v < s_beta - self.params.se_double_margin
                                 && self.stack[ply].double_ext <= 8
                             {
                                 ext = 2;
@@ -1067,7 +1077,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 if self.stack[ply + 1].cutoffs > 3 {
                     r += 1;
                 }
-                r -= hist_score / p.lmr_history_div;
+                r -= hist_score / self.params.lmr_history_div;
                 let d = (new_depth - r).clamp(1, new_depth.max(1) + 1);
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 if v > alpha && d < new_depth {
@@ -1157,7 +1167,11 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                     alpha = v;
                     // A move inside the window has raised alpha: the later moves need only
                     // prove they are no better than it, which a ply less shows nearly as well.
-                    if !root && depth > 2 && depth < p.alpha_raise_depth && !is_decisive(v) {
+                    if !root
+                        && depth > 2
+                        && depth < self.params.alpha_raise_depth
+                        && !is_decisive(v)
+                    {
                         depth -= 1;
                     }
                 }
