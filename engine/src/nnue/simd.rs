@@ -202,17 +202,45 @@ mod x86 {
         add: &[&[i16]],
         sub: &[&[i16]],
     ) {
-        let mut i = 0;
-        while i < n {
-            let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
-            for a in add {
-                v = _mm256_add_epi16(v, _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i));
+        // The row counts of a quiet move, a capture, castling and a refresh group get loops of
+        // their own, with the rows unrolled; other counts take the general loop.
+        macro_rules! pass {
+            ([$($a:expr),*], [$($s:expr),*]) => {{
+                let mut i = 0;
+                while i < n {
+                    let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
+                    $(v = _mm256_add_epi16(v, _mm256_loadu_si256($a.as_ptr().add(i) as *const __m256i));)*
+                    $(v = _mm256_sub_epi16(v, _mm256_loadu_si256($s.as_ptr().add(i) as *const __m256i));)*
+                    _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
+                    i += 16;
+                }
+            }};
+        }
+        match (add, sub) {
+            ([a0], [s0]) => pass!([a0], [s0]),
+            ([a0], [s0, s1]) => pass!([a0], [s0, s1]),
+            ([a0, a1], [s0, s1]) => pass!([a0, a1], [s0, s1]),
+            ([a0, a1, a2, a3], []) => pass!([a0, a1, a2, a3], []),
+            _ => {
+                let mut i = 0;
+                while i < n {
+                    let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
+                    for a in add {
+                        v = _mm256_add_epi16(
+                            v,
+                            _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i),
+                        );
+                    }
+                    for s in sub {
+                        v = _mm256_sub_epi16(
+                            v,
+                            _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i),
+                        );
+                    }
+                    _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
+                    i += 16;
+                }
             }
-            for s in sub {
-                v = _mm256_sub_epi16(v, _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i));
-            }
-            _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
-            i += 16;
         }
     }
 
@@ -224,17 +252,44 @@ mod x86 {
         add: &[&[i16]],
         sub: &[&[i16]],
     ) {
-        let mut i = 0;
-        while i < n {
-            let mut v = _mm512_loadu_si512(src.add(i) as *const __m512i);
-            for a in add {
-                v = _mm512_add_epi16(v, _mm512_loadu_si512(a.as_ptr().add(i) as *const __m512i));
+        // As in `update_avx2`: the usual row counts get unrolled loops of their own.
+        macro_rules! pass {
+            ([$($a:expr),*], [$($s:expr),*]) => {{
+                let mut i = 0;
+                while i < n {
+                    let mut v = _mm512_loadu_si512(src.add(i) as *const __m512i);
+                    $(v = _mm512_add_epi16(v, _mm512_loadu_si512($a.as_ptr().add(i) as *const __m512i));)*
+                    $(v = _mm512_sub_epi16(v, _mm512_loadu_si512($s.as_ptr().add(i) as *const __m512i));)*
+                    _mm512_storeu_si512(dst.add(i) as *mut __m512i, v);
+                    i += 32;
+                }
+            }};
+        }
+        match (add, sub) {
+            ([a0], [s0]) => pass!([a0], [s0]),
+            ([a0], [s0, s1]) => pass!([a0], [s0, s1]),
+            ([a0, a1], [s0, s1]) => pass!([a0, a1], [s0, s1]),
+            ([a0, a1, a2, a3], []) => pass!([a0, a1, a2, a3], []),
+            _ => {
+                let mut i = 0;
+                while i < n {
+                    let mut v = _mm512_loadu_si512(src.add(i) as *const __m512i);
+                    for a in add {
+                        v = _mm512_add_epi16(
+                            v,
+                            _mm512_loadu_si512(a.as_ptr().add(i) as *const __m512i),
+                        );
+                    }
+                    for s in sub {
+                        v = _mm512_sub_epi16(
+                            v,
+                            _mm512_loadu_si512(s.as_ptr().add(i) as *const __m512i),
+                        );
+                    }
+                    _mm512_storeu_si512(dst.add(i) as *mut __m512i, v);
+                    i += 32;
+                }
             }
-            for s in sub {
-                v = _mm512_sub_epi16(v, _mm512_loadu_si512(s.as_ptr().add(i) as *const __m512i));
-            }
-            _mm512_storeu_si512(dst.add(i) as *mut __m512i, v);
-            i += 32;
         }
     }
 
@@ -292,23 +347,28 @@ mod tests {
         for &n in &[32usize, 64, 256, 512] {
             for _ in 0..50 {
                 let src = random(&mut rng, n, 3000);
-                let rows: Vec<Vec<i16>> = (0..4).map(|_| random(&mut rng, n, 400)).collect();
-                let (add, sub): (Vec<&[i16]>, Vec<&[i16]>) = (
-                    rows[..2].iter().map(|r| r.as_slice()).collect(),
-                    rows[2..].iter().map(|r| r.as_slice()).collect(),
-                );
+                let rows: Vec<Vec<i16>> = (0..8).map(|_| random(&mut rng, n, 400)).collect();
                 // Weights beyond qa * |w| < 2^15 too, to check that wrapping agrees.
                 let w = random(&mut rng, n, i16::MAX);
-                let mut want = vec![0i16; n];
-                update_portable(&mut want, &src, &add, &sub);
                 let dot = screlu_portable(&src, &w, 181);
+                // The row counts with loops of their own, and others.
+                for (na, ns) in [(1, 1), (1, 2), (2, 2), (4, 0), (2, 1), (3, 0), (0, 0)] {
+                    let (add, sub): (Vec<&[i16]>, Vec<&[i16]>) = (
+                        rows[..na].iter().map(|r| r.as_slice()).collect(),
+                        rows[4..4 + ns].iter().map(|r| r.as_slice()).collect(),
+                    );
+                    let mut want = vec![0i16; n];
+                    update_portable(&mut want, &src, &add, &sub);
+                    for level in Level::available() {
+                        let mut got = vec![0i16; n];
+                        update(level, &mut got, &src, &add, &sub);
+                        assert_eq!(got, want, "{level:?} update {na}/{ns}, n {n}");
+                        let mut in_place = src.clone();
+                        update_in_place(level, &mut in_place, &add, &sub);
+                        assert_eq!(in_place, want, "{level:?} in place {na}/{ns}, n {n}");
+                    }
+                }
                 for level in Level::available() {
-                    let mut got = vec![0i16; n];
-                    update(level, &mut got, &src, &add, &sub);
-                    assert_eq!(got, want, "{level:?} update, n {n}");
-                    let mut in_place = src.clone();
-                    update_in_place(level, &mut in_place, &add, &sub);
-                    assert_eq!(in_place, want, "{level:?} in place, n {n}");
                     assert_eq!(screlu_dot(level, &src, &w, 181), dot, "{level:?} dot");
                 }
             }
