@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use super::features::{Delta, FeatureSet, MAX_ACTIVE};
+use super::features::{Delta, FeatureSet, DELTA_CAP, MAX_ACTIVE};
 use super::network::Network;
 use super::simd::{self, Level};
 use crate::game::{Evaluator, Position, Side};
@@ -138,11 +138,17 @@ impl<P: Position, F: FeatureSet<P>> NnueEval<P, F> {
             let dst = &mut after[..h];
             let delta = &self.entries[ply].delta.side[pi];
             let net = &*self.net;
-            let add: ArrayVec<&[i16], 4> =
-                delta.add().iter().map(|&f| net.row(f as usize)).collect();
-            let sub: ArrayVec<&[i16], 4> =
-                delta.sub().iter().map(|&f| net.row(f as usize)).collect();
-            simd::update(self.level, dst, src, &add, &sub);
+            // Fixed arrays rather than collected vectors: no length checks on the way in.
+            let (adds, subs) = (delta.add(), delta.sub());
+            let mut add: [&[i16]; DELTA_CAP] = [&[]; DELTA_CAP];
+            let mut sub: [&[i16]; DELTA_CAP] = [&[]; DELTA_CAP];
+            for (r, &f) in add.iter_mut().zip(adds) {
+                *r = net.row(f as usize);
+            }
+            for (r, &f) in sub.iter_mut().zip(subs) {
+                *r = net.row(f as usize);
+            }
+            simd::update(self.level, dst, src, &add[..adds.len()], &sub[..subs.len()]);
             self.entries[ply].computed[pi] = Some(self.entries[ply].key);
         }
     }
