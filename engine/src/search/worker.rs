@@ -15,7 +15,8 @@
 //!   mate-distance pruning, a table probe
 //!   (cutoff at non-PV nodes), the static evaluation (cached in the table) with the
 //!   "improving" flag, then razoring, reverse futility, null move (where the game allows it,
-//!   verified at high depth), ProbCut, and internal iterative reduction;
+//!   verified at high depth) and ProbCut (none of these four at the reply to a root move), and
+//!   internal iterative reduction;
 //! - in the move loop: late-move, futility, history and SEE pruning of late moves, judged at
 //!   the depth the move would be reduced to (a quiet move's history moves that depth as it
 //!   moves the reduction); a quiet move that gives check, told by `Position::gives_check`
@@ -775,7 +776,15 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
             self.stack[ply].double_ext = self.stack[ply - 1].double_ext;
         }
 
-        if !PV && !in_check && !forced && excluded.is_none() {
+        // Not at the reply to a root move (ply 1): there these prunings decide a whole root
+        // move on the static evaluation and a shallow null-move search, and they decide it the
+        // same way every iteration, since a late root move meets the root's alpha, often far
+        // above its static evaluation. A quiet root move whose point is a threat deeper than
+        // the null move's reduced depth then never gets searched at all (s2-mate5-005 of the
+        // mate suite: Rea8, ten pawns below the best move's score, was cut off by reverse
+        // futility below depth 9 and by the null move above it, up to depth 23). Deeper in the
+        // tree a wrong prune costs one line among many.
+        if !PV && !in_check && !forced && excluded.is_none() && ply > 1 {
             // Razoring: far below alpha, see whether captures can even get back to it.
             if depth <= 3
                 && eval + self.params.razor_base + self.params.razor_depth_mul * depth < alpha
