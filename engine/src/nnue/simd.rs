@@ -194,104 +194,98 @@ fn screlu_portable(acc: &[i16], w: &[i16], qa: i16) -> i32 {
 mod x86 {
     use std::arch::x86_64::*;
 
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn update_avx2(
-        dst: *mut i16,
-        src: *const i16,
-        n: usize,
-        add: &[&[i16]],
-        sub: &[&[i16]],
-    ) {
-        // The row counts of a quiet move, a capture, castling and a refresh group get loops of
-        // their own, with the rows unrolled; other counts take the general loop.
-        macro_rules! pass {
-            ([$($a:expr),*], [$($s:expr),*]) => {{
-                let mut i = 0;
-                while i < n {
-                    let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
-                    $(v = _mm256_add_epi16(v, _mm256_loadu_si256($a.as_ptr().add(i) as *const __m256i));)*
-                    $(v = _mm256_sub_epi16(v, _mm256_loadu_si256($s.as_ptr().add(i) as *const __m256i));)*
-                    _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
-                    i += 16;
-                }
-            }};
-        }
-        match (add, sub) {
-            ([a0], [s0]) => pass!([a0], [s0]),
-            ([a0], [s0, s1]) => pass!([a0], [s0, s1]),
-            ([a0, a1], [s0, s1]) => pass!([a0, a1], [s0, s1]),
-            ([a0, a1, a2, a3], []) => pass!([a0, a1, a2, a3], []),
-            _ => {
-                let mut i = 0;
-                while i < n {
-                    let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
-                    for a in add {
-                        v = _mm256_add_epi16(
-                            v,
-                            _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i),
-                        );
+    /// One accumulator-update kernel per instruction set, from the same text: `dst = src +
+    /// sum(add) - sum(sub)` over `n` lanes, `$lanes` at a time. The row counts of a quiet
+    /// move, a capture, castling and a refresh group get loops of their own, with the rows
+    /// unrolled; other counts take the general loop.
+    macro_rules! update_kernel {
+        ($name:ident, $feature:literal, $vec:ty, $lanes:literal,
+         $load:ident, $store:ident, $add:ident, $sub:ident) => {
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $name(
+                dst: *mut i16,
+                src: *const i16,
+                n: usize,
+                add: &[&[i16]],
+                sub: &[&[i16]],
+            ) {
+                let load = |p: *const i16, i: usize| $load(p.add(i) as *const $vec);
+                match (add, sub) {
+                    ([a0], [s0]) => {
+                        let mut i = 0;
+                        while i < n {
+                            let v = $add(load(src, i), load(a0.as_ptr(), i));
+                            $store(dst.add(i) as *mut $vec, $sub(v, load(s0.as_ptr(), i)));
+                            i += $lanes;
+                        }
                     }
-                    for s in sub {
-                        v = _mm256_sub_epi16(
-                            v,
-                            _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i),
-                        );
+                    ([a0], [s0, s1]) => {
+                        let mut i = 0;
+                        while i < n {
+                            let v = $add(load(src, i), load(a0.as_ptr(), i));
+                            let v = $sub($sub(v, load(s0.as_ptr(), i)), load(s1.as_ptr(), i));
+                            $store(dst.add(i) as *mut $vec, v);
+                            i += $lanes;
+                        }
                     }
-                    _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
-                    i += 16;
+                    ([a0, a1], [s0, s1]) => {
+                        let mut i = 0;
+                        while i < n {
+                            let v = $add(load(src, i), load(a0.as_ptr(), i));
+                            let v = $add(v, load(a1.as_ptr(), i));
+                            let v = $sub($sub(v, load(s0.as_ptr(), i)), load(s1.as_ptr(), i));
+                            $store(dst.add(i) as *mut $vec, v);
+                            i += $lanes;
+                        }
+                    }
+                    ([a0, a1, a2, a3], []) => {
+                        let mut i = 0;
+                        while i < n {
+                            let v = $add(load(src, i), load(a0.as_ptr(), i));
+                            let v = $add($add(v, load(a1.as_ptr(), i)), load(a2.as_ptr(), i));
+                            $store(dst.add(i) as *mut $vec, $add(v, load(a3.as_ptr(), i)));
+                            i += $lanes;
+                        }
+                    }
+                    _ => {
+                        let mut i = 0;
+                        while i < n {
+                            let mut v = load(src, i);
+                            for a in add {
+                                v = $add(v, load(a.as_ptr(), i));
+                            }
+                            for s in sub {
+                                v = $sub(v, load(s.as_ptr(), i));
+                            }
+                            $store(dst.add(i) as *mut $vec, v);
+                            i += $lanes;
+                        }
+                    }
                 }
             }
-        }
+        };
     }
 
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn update_avx512(
-        dst: *mut i16,
-        src: *const i16,
-        n: usize,
-        add: &[&[i16]],
-        sub: &[&[i16]],
-    ) {
-        // As in `update_avx2`: the usual row counts get unrolled loops of their own.
-        macro_rules! pass {
-            ([$($a:expr),*], [$($s:expr),*]) => {{
-                let mut i = 0;
-                while i < n {
-                    let mut v = _mm512_loadu_si512(src.add(i) as *const __m512i);
-                    $(v = _mm512_add_epi16(v, _mm512_loadu_si512($a.as_ptr().add(i) as *const __m512i));)*
-                    $(v = _mm512_sub_epi16(v, _mm512_loadu_si512($s.as_ptr().add(i) as *const __m512i));)*
-                    _mm512_storeu_si512(dst.add(i) as *mut __m512i, v);
-                    i += 32;
-                }
-            }};
-        }
-        match (add, sub) {
-            ([a0], [s0]) => pass!([a0], [s0]),
-            ([a0], [s0, s1]) => pass!([a0], [s0, s1]),
-            ([a0, a1], [s0, s1]) => pass!([a0, a1], [s0, s1]),
-            ([a0, a1, a2, a3], []) => pass!([a0, a1, a2, a3], []),
-            _ => {
-                let mut i = 0;
-                while i < n {
-                    let mut v = _mm512_loadu_si512(src.add(i) as *const __m512i);
-                    for a in add {
-                        v = _mm512_add_epi16(
-                            v,
-                            _mm512_loadu_si512(a.as_ptr().add(i) as *const __m512i),
-                        );
-                    }
-                    for s in sub {
-                        v = _mm512_sub_epi16(
-                            v,
-                            _mm512_loadu_si512(s.as_ptr().add(i) as *const __m512i),
-                        );
-                    }
-                    _mm512_storeu_si512(dst.add(i) as *mut __m512i, v);
-                    i += 32;
-                }
-            }
-        }
-    }
+    update_kernel!(
+        update_avx2,
+        "avx2",
+        __m256i,
+        16,
+        _mm256_loadu_si256,
+        _mm256_storeu_si256,
+        _mm256_add_epi16,
+        _mm256_sub_epi16
+    );
+    update_kernel!(
+        update_avx512,
+        "avx512f,avx512bw",
+        __m512i,
+        32,
+        _mm512_loadu_si512,
+        _mm512_storeu_si512,
+        _mm512_add_epi16,
+        _mm512_sub_epi16
+    );
 
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn screlu_avx2(acc: &[i16], w: &[i16], qa: i16) -> i32 {
