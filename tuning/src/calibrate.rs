@@ -91,8 +91,8 @@ Defaults:
             its first Hub at depth 6 (elo=2000) and depths 1, 2, 4, 8, 10, 12 and 14, and our
             full engine at 100 nodes (rated through the ladder); give
             -openings file=tools/openings/draughts-100.epd, and -nearest 4
-  chess     rungs 2,6,10,14,19 vs Stockfish UCI_Elo 1350, 1700, 2000, 2400, 2850 (timed:
-            give -tc, e.g. -tc 10+0.1, and run it on an idle machine)
+  chess     rungs 0,3,6,9,12,15,18 vs Stockfish UCI_Elo 1350 to 2850 in steps of 250 (timed:
+            give -tc, e.g. -tc 5+0.05, run it on an idle machine, and give -nearest 2)
 ";
 
 /// One player of the calibration: a rung or an anchor.
@@ -157,7 +157,7 @@ fn scan_dir() -> String {
 fn default_levels(game: &str) -> Vec<f64> {
     match game {
         "go" => vec![0.0, 4.0, 8.0, 12.0],
-        "chess" => vec![2.0, 6.0, 10.0, 14.0, 19.0],
+        "chess" => vec![0.0, 3.0, 6.0, 9.0, 12.0, 15.0, 18.0],
         "xiangqi" => vec![3.0, 5.0, 6.0, 7.0, 8.0, 9.0, 11.0, 12.0],
         _ => vec![2.0, 4.0, 6.0, 7.0, 8.0, 10.0, 12.0, 14.0, 16.0, 18.0],
     }
@@ -247,9 +247,11 @@ fn default_anchors(game: &str, engine: &str) -> Vec<Anchor> {
             });
             std::iter::once(bottom).chain(scan).collect()
         }
-        _ => [1350, 1700, 2000, 2400, 2850]
-            .iter()
-            .map(|&e| Anchor {
+        // Stockfish's whole `UCI_Elo` range, a rung every 250: each level meets two of them
+        // near an even score.
+        _ => (1350..=2850)
+            .step_by(250)
+            .map(|e| Anchor {
                 name: format!("sf-{e}"),
                 elo: Some(e as f64),
                 expect: None,
@@ -1062,7 +1064,7 @@ mod tests {
         assert_eq!(p.anchors[0].elo, Some(1500.0));
         cli::parse(&match_words(&p, 3.0, &p.anchors[0], 1)).expect("xiangqi words");
         let p = parse(&args("-game chess -tc 10+0.1 -timemargin 100")).unwrap();
-        assert_eq!(p.anchors.len(), 5);
+        assert_eq!(p.anchors.len(), 7);
         let w = match_words(&p, 6.0, &p.anchors[0], 1);
         cli::parse(&w).expect("chess words");
         assert!(w.windows(2).any(|x| x[0] == "-timemargin" && x[1] == "100"));
@@ -1078,7 +1080,7 @@ mod tests {
     #[test]
     fn nearest_pairs_each_rung_with_the_anchors_around_its_expected_elo() {
         let p = parse(&args("-game chess -tc 5+0.05")).unwrap();
-        assert_eq!(pairing(&p, 2.0).len(), 5, "every anchor by default");
+        assert_eq!(pairing(&p, 2.0).len(), 7, "every anchor by default");
         let p = parse(&args("-game chess -tc 5+0.05 -nearest 2")).unwrap();
         let elos = |level: f64| -> Vec<f64> {
             pairing(&p, level)
