@@ -24,11 +24,9 @@ impl UciGame for Chess {
     }
 
     fn evaluator(options: &Values) -> (ChessEvaluator, usize) {
-        // The strength limiter's levels were calibrated with the hand-written evaluation (see
-        // `games::chess::strength`), so a limited session plays with it: a network at the
-        // same node budget would play above the `UCI_Elo` asked for.
-        let network = options.use_nnue && options.skill_level().is_none();
-        match options.net().filter(|_| network) {
+        // One evaluation for every strength: the limiter's levels were calibrated with the
+        // network (see `games::chess::strength`), so `Use NNUE` alone chooses it.
+        match options.net().filter(|_| options.use_nnue) {
             // The net's address tells one loaded net from another.
             Some(net) => {
                 let signature = Arc::as_ptr(&net) as usize;

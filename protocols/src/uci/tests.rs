@@ -264,10 +264,15 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_refuse_bad_files() {
     s.send("setoption name Use NNUE value true");
     s.send("eval");
     assert_eq!(s.take(), embedded);
-    // The strength limiter plays the evaluation its levels were calibrated with.
+    // The strength limiter plays the evaluation `Use NNUE` chooses: its levels were
+    // calibrated with the network.
     s.send("setoption name UCI_LimitStrength value true");
     s.send("eval");
+    assert_eq!(s.take(), embedded);
+    s.send("setoption name Use NNUE value false");
+    s.send("eval");
     assert_eq!(s.take(), hce);
+    s.send("setoption name Use NNUE value true");
     s.send("setoption name UCI_LimitStrength value false");
     s.send("eval");
     assert_eq!(s.take(), embedded);
