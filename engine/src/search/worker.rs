@@ -810,7 +810,7 @@ impl<P: Position, E: Evaluator<P>> Worker<P, E> {
                 && eval >= beta
                 && static_eval >= beta - 20 * depth + 180
                 && !is_decisive(beta)
-                && (ply == 0 || self.stack[ply - 1].mv.is_some())
+                && self.stack[ply - 1].mv.is_some()
                 && self.pos.null_move_sound()
             {
                 let r = (self.params.nmp_base
