@@ -17,17 +17,16 @@
 //!
 //! 19x19 ([`ELO_19X19`]): a playout buys far less on the big board, so the same rank takes a
 //! much higher level there. Komi 7, from the two-move openings of
-//! `tools/openings/go-19x19.sgf`, 4 to 6 games a match, 58 games in all, played with the
-//! 19x19 learned priors (which beat the engine without them 24-0 at 1000 playouts, so the
-//! first ladder's table no longer held). References: GNU Go levels 10 (stated 1400) and 1,
-//! Pachi 12.90 (no DCNN) at 500 playouts (its least), and the engine without the 19x19 priors
-//! (the commit before them) at 1000 and 250 playouts, for the low levels; all but GNU Go
-//! level 10 keep the ratings the first ladder fitted them at (889, 1285, 652 and 69: its 80
-//! games tied them to GNU Go level 10 through our levels). Levels 3, 6, 9, 12 and 14 (195,
-//! 594, 1,813, 5,528 and 11,623 playouts) fitted at 216 +/- 372, 592 +/- 241, 977 +/- 230,
-//! 1342 +/- 244 and 1470 +/- 348, so ranks run from 18 kyu to 7 kyu; level 14 scored 2-1-1
-//! against GNU Go level 10 (the first ladder's level 14, without the priors: 2-1-3). Wide
-//! intervals: a table to refine with more games.
+//! `tools/openings/go-19x19.sgf`, against GNU Go levels 10 (stated 1400), 5 and 1 (rated through
+//! the ladder), 10 games a match, 90 games in all (2026-12-07, see README, "Calibration"):
+//! levels 6, 9, 12 and 14 (594, 1,813, 5,528 and 11,623 playouts) fitted at 733 +/- 265,
+//! 1232 +/- 133, 1495 +/- 164 and 1532 +/- 231 (level 14 played GNU Go level 10 only, 7-3).
+//! Level 3 (195 playouts), which loses to every GNU Go level, keeps the 216 +/- 372 of the
+//! ladder before, which rated it through weaker references (our engine without the 19x19
+//! priors at 250 and 1000 playouts). So ranks run from 18 kyu to 6 kyu. The ladder before
+//! (4 to 6 games a match, references partly our own older engine) had levels 6 to 14 at 592,
+//! 977, 1342 and 1470: the engine has gained at every level since, most at level 12 (1-3
+//! then, 8-2 now against GNU Go level 10).
 //!
 //! `tetrarch-tune calibrate -game go [-size 19]` replays a ladder and prints a new table.
 
@@ -40,14 +39,15 @@ pub const ELO: EloTable = EloTable {
     scale: "GNU Go 3.8 level 10 on 9x9 = 7 kyu = 1400",
 };
 
-/// The 19x19 table (see the module doc: the ladder of the 19x19 learned priors; wide intervals).
+/// The 19x19 table (see the module doc: GNU Go levels 10, 5 and 1; level 3 from the ladder
+/// before).
 pub const ELO_19X19: EloTable = EloTable {
     anchors: &[
         (216, 3.0),
-        (592, 6.0),
-        (977, 9.0),
-        (1343, 12.0),
-        (1470, 14.0),
+        (733, 6.0),
+        (1232, 9.0),
+        (1495, 12.0),
+        (1532, 14.0),
     ],
     scale: "GNU Go 3.8 level 10 on 19x19 = 7 kyu = 1400",
 };
