@@ -363,16 +363,29 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_embedded_network_loads_and_sees_material() {
-        let net = embedded_network().expect("the embedded network loads");
+    /// A queen up is worth a lot to a trained network, from either side's view.
+    fn assert_sees_material(net: Arc<Network>) {
         assert_eq!((net.inputs, net.hidden), (768, 256));
         let mut e = ChessNnue::new(net);
-        // A queen up is worth a lot to it, from either side's view.
         let up = Board::from_text("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
         let down = Board::from_text("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(e.evaluate(&up) > 300, "{}", e.evaluate(&up));
         assert!(e.evaluate(&down) < -300, "{}", e.evaluate(&down));
+    }
+
+    #[test]
+    fn the_embedded_network_loads_and_sees_material() {
+        assert_sees_material(embedded_network().expect("the embedded network loads"));
+    }
+
+    /// The candidate network (README, "Fine-tuning") is kept in the repository for the SPRT
+    /// that decides whether it replaces the embedded one: it must load through `EvalFile`'s
+    /// reader, play sensibly, and be another network than the embedded one.
+    #[test]
+    fn the_candidate_network_loads_and_differs_from_the_embedded_one() {
+        let bytes: &[u8] = include_bytes!("../../../nets/chess-candidate.tnn");
+        assert_ne!(bytes, EMBEDDED);
+        assert_sees_material(Arc::new(load_network(bytes).expect("the candidate loads")));
     }
 
     #[test]
