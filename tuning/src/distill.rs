@@ -5,7 +5,7 @@
 //! (captures taken half the time when there are any) each give their positions, not in check,
 //! as new records whose score is the labelling evaluation (White's view: the hand-written one,
 //! or a network with `-eval-file`; static, or a search of `-depth` plies with it) and whose
-//! result is a draw (a trainer reads them with the result's weight at zero). With `-quiet` a
+//! result is a draw (a trainer reads them with the result's weight at zero). With `-quiet-only` a
 //! position where the side to move has a capture or promotion that wins material (by static
 //! exchange) is walked through but not written: a static label there misses the material
 //! about to change hands, which no static evaluation can see either. Game positions
@@ -45,7 +45,7 @@ evaluation (the hand-written one, or -eval-file's network; result: draw), as rec
   -plies N          longest walk (default 6)
   -seed N           (default 1)
   -depth D          label with a search of depth D instead (0: the static evaluation)
-  -quiet            write only positions without a winning capture or promotion (by SEE)
+  -quiet-only       write only positions without a winning capture or promotion (by SEE)
   -eval-file FILE   label with this chess network instead of the hand-written evaluation
   -threads N        worker threads (default: every core); the output is the same for any N
   -block N          records a worker takes at a time (default 4096)
@@ -56,7 +56,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         print!("{HELP}");
         return Ok(());
     }
-    let a = Args::parse(args, &["quiet"])?;
+    let a = Args::parse(args, &["quiet-only"])?;
     let data = a.str("data").ok_or("-data FILE is required")?;
     let out = a.str("out").ok_or("-out FILE is required")?;
     let walks: usize = a.get("walks", 4)?;
@@ -64,7 +64,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let seed: u64 = a.get("seed", 1)?;
     let depth: u32 = a.get("depth", 0)?;
     let block: usize = a.get("block", 4096)?.max(1);
-    let quiet = a.flag("quiet");
+    let quiet = a.flag("quiet-only");
     let threads: usize = a
         .get(
             "threads",
