@@ -118,6 +118,31 @@ impl Penta {
         [self.ll, self.ld, self.wl + self.dd, self.wd, self.ww]
     }
 
+    /// Counts given as the five pair scores (the inverse of [`Penta::five`]; a pair scoring
+    /// 1 is kept as two draws, which every statistic here treats alike with a win and a loss).
+    pub fn from_five(c: [u64; 5]) -> Penta {
+        Penta {
+            ll: c[0],
+            ld: c[1],
+            wl: 0,
+            dd: c[2],
+            wd: c[3],
+            ww: c[4],
+        }
+    }
+
+    /// The pairs of both.
+    pub fn plus(&self, o: &Penta) -> Penta {
+        Penta {
+            ll: self.ll + o.ll,
+            ld: self.ld + o.ld,
+            wl: self.wl + o.wl,
+            dd: self.dd + o.dd,
+            wd: self.wd + o.wd,
+            ww: self.ww + o.ww,
+        }
+    }
+
     /// The mean pair score in [0, 1], or `None` before the first pair.
     pub fn score(&self) -> Option<f64> {
         let (a, c) = self.bins();

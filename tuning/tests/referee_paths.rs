@@ -199,6 +199,32 @@ fn sprt_stops_when_a_bound_is_crossed() {
 }
 
 #[test]
+fn an_sprt_goes_on_from_the_pairs_of_earlier_runs() {
+    use tetrarch_tuning::stats::{Penta, Sprt, SprtState};
+    let mut c = config(engine("good"), engine("illegal"), 400, "10+0.1");
+    c.repeat = true;
+    c.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+    // Earlier runs even between the two: the winner of every pair here is soon accepted.
+    c.sprt_prior = Penta::from_five([10, 0, 10, 0, 10]);
+    let (even, out) = run(&c);
+    assert_eq!(even.sprt_state, Some(SprtState::AcceptH1), "{out}");
+    assert!(out.contains("SPRT with 30 earlier pairs"), "{out}");
+    // Earlier runs that leaned the other way: this run's wins must outweigh them first.
+    c.sprt_prior = Penta::from_five([20, 0, 10, 0, 10]);
+    let (s, out) = run(&c);
+    assert_eq!(s.sprt_state, Some(SprtState::AcceptH1), "{out}");
+    assert!(s.games > even.games, "{} <= {}: {out}", s.games, even.games);
+    // Earlier runs that already rejected the gain: nothing is played.
+    c.sprt_prior = Penta::from_five([60, 0, 20, 0, 10]);
+    let (s, out) = run(&c);
+    assert_eq!(s.sprt_state, Some(SprtState::AcceptH0), "{out}");
+    assert_eq!(s.games, 0, "{out}");
+    // Counts of pairs need pairs.
+    c.repeat = false;
+    assert!(run_match(&c, &mut Vec::new()).is_err());
+}
+
+#[test]
 fn concurrent_games_and_a_round_robin_table() {
     let mut c = config(engine("good"), engine("illegal"), 2, "10+0.1");
     c.engines.push(engine("passer"));

@@ -15,7 +15,7 @@ use super::rules::GameKind;
 use super::runner::{BookSpec, MatchConfig};
 use super::tc::TimeControl;
 use super::tournament::Format;
-use crate::stats::{Sprt, SprtModel};
+use crate::stats::{Penta, Sprt, SprtModel};
 
 pub const HELP: &str = "\
 tetrarch-tune match: engine-vs-engine matches and tournaments for chess, xiangqi, Go and
@@ -56,6 +56,9 @@ Schedule:
 Results:
   -pgnout FILE | -sgfout FILE | -pdnout FILE
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic|normalized]
+       [prior=A,B,C,D,E]      with -repeat: the Ptnml(0-2) pair counts of earlier runs of the
+                              same test, counted in its LLR, to go on with a test that one
+                              run could not finish
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true]
   -maxmoves N                 draw after N moves by each side
@@ -207,6 +210,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                         "elo1" => e1 = Some(float(&v, "-sprt elo1")?),
                         "alpha" => a = float(&v, "-sprt alpha")?,
                         "beta" => b = float(&v, "-sprt beta")?,
+                        "prior" => config.sprt_prior = prior_pairs(&v)?,
                         "model" => {
                             model = match v.as_str() {
                                 "logistic" => SprtModel::Logistic,
@@ -338,6 +342,19 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         }
     }
     Ok(config)
+}
+
+/// `prior=A,B,C,D,E`: five pair counts in `Ptnml(0-2)` order.
+fn prior_pairs(v: &str) -> Result<Penta, String> {
+    let counts: Vec<u64> = v
+        .split(',')
+        .map(|c| c.trim().parse::<u64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("-sprt prior={v}: five pair counts, A,B,C,D,E"))?;
+    let five: [u64; 5] = counts
+        .try_into()
+        .map_err(|_| format!("-sprt prior={v}: five pair counts, A,B,C,D,E"))?;
+    Ok(Penta::from_five(five))
 }
 
 /// The arguments that decide what a match plays, for its journal: all but the number of games
@@ -492,6 +509,12 @@ mod tests {
             (2, 3, true, 2)
         );
         assert_eq!(c.sprt.unwrap().beta, 0.1);
+        assert_eq!(c.sprt_prior.pairs(), 0);
+        let p = parse(&args(
+            "-engine cmd=a -engine cmd=b -repeat -sprt elo0=0 elo1=5 prior=98,165,374,216,147",
+        ))
+        .unwrap();
+        assert_eq!(p.sprt_prior.five(), [98, 165, 374, 216, 147]);
         assert_eq!(c.draw.unwrap().move_count, 8);
         assert_eq!(c.resign.unwrap().score, 600);
         assert!(c.recover);
@@ -520,6 +543,8 @@ mod tests {
             "-engine cmd=a -engine cmd=b -games x",
             "-engine cmd=a -engine cmd=b -tc 10+",
             "-engine cmd=a -engine cmd=b -sprt elo0=5 elo1=0",
+            "-engine cmd=a -engine cmd=b -sprt elo0=0 elo1=5 prior=1,2,3,4",
+            "-engine cmd=a -engine cmd=b -sprt elo0=0 elo1=5 prior=1,2,x,4,5",
             "-engine cmd=a -engine foo=b",
             "-engine cmd=a -engine cmd=b -bogus",
             "-engine cmd=a -engine cmd=b -game shogi",

@@ -68,6 +68,10 @@ pub struct MatchConfig {
     pub sgfout: Option<String>,
     pub pdnout: Option<String>,
     pub sprt: Option<Sprt>,
+    /// Pairs of earlier runs of the same test (`-sprt ... prior=`), counted in the SPRT's LLR
+    /// with this run's: the pair counts are the test's whole state, so a test too long for
+    /// one machine's session goes on in the next from the counts its report recorded.
+    pub sprt_prior: Penta,
     pub draw: Option<DrawAdjudication>,
     pub resign: Option<ResignAdjudication>,
     pub max_moves: Option<u32>,
@@ -104,6 +108,7 @@ impl MatchConfig {
             sgfout: None,
             pdnout: None,
             sprt: None,
+            sprt_prior: Penta::default(),
             draw: None,
             resign: None,
             max_moves: None,
@@ -169,6 +174,9 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSumma
     }
     if config.sprt.is_some() && n != 2 {
         return Err("-sprt needs exactly two engines".into());
+    }
+    if config.sprt_prior.pairs() > 0 && !config.repeat {
+        return Err("-sprt prior= counts pairs: it needs -repeat".into());
     }
     for e in 0..n {
         let tc = config.tc_of(e)?;
@@ -614,6 +622,7 @@ struct Tally {
     pending_pairs: HashMap<usize, f64>,
     paired: bool,
     sprt: Option<Sprt>,
+    sprt_prior: Penta,
     reasons: HashMap<String, usize>,
     wall: Duration,
     thinking: Duration,
@@ -656,6 +665,7 @@ impl Tally {
             pending_pairs: HashMap::new(),
             paired: config.repeat,
             sprt: config.sprt,
+            sprt_prior: config.sprt_prior,
             reasons: HashMap::new(),
             wall: Duration::ZERO,
             thinking: Duration::ZERO,
@@ -724,7 +734,7 @@ impl Tally {
     fn llr(&self) -> Option<f64> {
         let s = self.sprt?;
         Some(if self.paired {
-            s.llr_pentanomial(&self.penta)
+            s.llr_pentanomial(&self.penta.plus(&self.sprt_prior))
         } else {
             s.llr_trinomial(&self.wdl)
         })
@@ -871,6 +881,23 @@ impl Tally {
                             SprtState::Continue => "",
                         }
                     ));
+                    if self.sprt_prior.pairs() > 0 {
+                        let all = self.penta.plus(&self.sprt_prior);
+                        s.push_str(&format!(
+                            "SPRT with {} earlier pairs {:?}: Ptnml(0-2) {:?}",
+                            self.sprt_prior.pairs(),
+                            self.sprt_prior.five(),
+                            all.five()
+                        ));
+                        if let Some(e) = elo_pentanomial(&all) {
+                            s.push_str(&format!(
+                                ", pentanomial Elo {} +/- {}",
+                                fmt_elo(e.elo),
+                                fmt_elo(e.error)
+                            ));
+                        }
+                        s.push('\n');
+                    }
                 }
             }
         }
