@@ -346,15 +346,10 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
 
 /// `prior=A,B,C,D,E`: five pair counts in `Ptnml(0-2)` order.
 fn prior_pairs(v: &str) -> Result<Penta, String> {
-    let counts: Vec<u64> = v
-        .split(',')
-        .map(|c| c.trim().parse::<u64>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("-sprt prior={v}: five pair counts, A,B,C,D,E"))?;
-    let five: [u64; 5] = counts
-        .try_into()
-        .map_err(|_| format!("-sprt prior={v}: five pair counts, A,B,C,D,E"))?;
-    Ok(Penta::from_five(five))
+    let counts: Option<Vec<u64>> = v.split(',').map(|c| c.trim().parse().ok()).collect();
+    let five: Option<[u64; 5]> = counts.and_then(|c| c.try_into().ok());
+    five.map(Penta::from_five)
+        .ok_or_else(|| format!("-sprt prior={v}: five pair counts, A,B,C,D,E"))
 }
 
 /// The arguments that decide what a match plays, for its journal: all but the number of games
