@@ -607,6 +607,11 @@ impl OutputFiles {
     }
 }
 
+/// The pentanomial Elo of pair counts as `E +/- ERR`, or `None` before the first pair.
+fn penta_elo_text(p: &Penta) -> Option<String> {
+    elo_pentanomial(p).map(|e| format!("{} +/- {}", fmt_elo(e.elo), fmt_elo(e.error)))
+}
+
 /// The running totals.
 struct Tally {
     kind: GameKind,
@@ -846,12 +851,8 @@ impl Tally {
                         "Ptnml(0-2): [{}, {}, {}, {}, {}]",
                         p[0], p[1], p[2], p[3], p[4]
                     ));
-                    if let Some(e) = elo_pentanomial(&self.penta) {
-                        s.push_str(&format!(
-                            ", pentanomial Elo: {} +/- {}",
-                            fmt_elo(e.elo),
-                            fmt_elo(e.error)
-                        ));
+                    if let Some(e) = penta_elo_text(&self.penta) {
+                        s.push_str(&format!(", pentanomial Elo: {e}"));
                     }
                     if let Some(n) = nelo_pentanomial(&self.penta) {
                         s.push_str(&format!(
@@ -889,12 +890,8 @@ impl Tally {
                             self.sprt_prior.five(),
                             all.five()
                         ));
-                        if let Some(e) = elo_pentanomial(&all) {
-                            s.push_str(&format!(
-                                ", pentanomial Elo {} +/- {}",
-                                fmt_elo(e.elo),
-                                fmt_elo(e.error)
-                            ));
+                        if let Some(e) = penta_elo_text(&all) {
+                            s.push_str(&format!(", pentanomial Elo {e}"));
                         }
                         s.push('\n');
                     }
