@@ -378,6 +378,16 @@ mod tests {
         assert_sees_material(embedded_network().expect("the embedded network loads"));
     }
 
+    /// The candidate network (README, "Fine-tuning") is kept in the repository for the SPRT
+    /// that decides whether it replaces the embedded one: it must load through `EvalFile`'s
+    /// reader, play sensibly, and be another network than the embedded one.
+    #[test]
+    fn the_candidate_network_loads_and_differs_from_the_embedded_one() {
+        let bytes: &[u8] = include_bytes!("../../../nets/chess-candidate.tnn");
+        assert_ne!(bytes, EMBEDDED);
+        assert_sees_material(Arc::new(load_network(bytes).expect("the candidate loads")));
+    }
+
     #[test]
     fn a_position_and_its_wing_mirror_evaluate_alike() {
         let net = random_net(7, 64);
