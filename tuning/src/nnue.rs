@@ -5,7 +5,9 @@
 //! to move's view; at each use it is read into the active inputs of both perspectives (side
 //! to move first) and its output bucket, by the engine's own reading ([`inputs_of_pieces`]). The float model is the one `tetrarch::nnue::Network` documents (one hidden
 //! layer per perspective, SCReLU, output times SCALE in centipawns); the prediction is
-//! `sigmoid(eval / K)` and the loss the mean squared error against `t`. Only the output
+//! `sigmoid(eval / K)` and the loss `|p - t|^power` against `t` (`-power`, 2 by default: the
+//! mean squared error; above 2 the large errors weigh more). Losses are reported as the mean
+//! squared error whatever the power, so runs compare. Only the output
 //! weights of a position's bucket see its gradient. The tail of the data
 //! (whole games) is held out; each epoch walks the rest in shuffled mini-batches, and each
 //! batch is split across threads (std scoped threads), every thread summing the gradients of
@@ -46,6 +48,8 @@ and writes the quantised network file.
   -lr X                  initial learning rate (default 0.001; cosine decay to 5%)
   -lambda X              weight of the game result against the score (default 0.5)
   -k X                   score scale of the sigmoid, centipawns (default 400)
+  -power X               exponent of the training loss |p - t|^X (default 2; 2 to 3);
+                         reported losses are mean squared errors at any power
   -holdout X             held-out share (default 0.05)
   -threads N             threads (default: every core)
   -seed N                shuffle and initial weights (default 1)
@@ -170,8 +174,16 @@ impl FloatNet {
         out * SCALE as f32
     }
 
-    /// Adds the loss gradient of `s` into `grad`; returns the squared error.
-    fn backprop(&self, s: &Sample, k: f32, grad: &mut FloatNet, h: &mut [Vec<f32>; 2]) -> f32 {
+    /// Adds the gradient of the loss `|p - t|^power` of `s` into `grad`; returns the squared
+    /// error.
+    fn backprop(
+        &self,
+        s: &Sample,
+        k: f32,
+        power: f32,
+        grad: &mut FloatNet,
+        h: &mut [Vec<f32>; 2],
+    ) -> f32 {
         let n = self.hidden;
         let (views, b) = s.inputs();
         let mut out = self.b2[b];
@@ -185,8 +197,13 @@ impl FloatNet {
         }
         let p = sigmoid(out * SCALE as f32 / k);
         let err = p - s.target;
-        // d loss / d out, for loss = err^2.
-        let g = 2.0 * err * p * (1.0 - p) * SCALE as f32 / k;
+        // d loss / d err for loss = |err|^power (2 err at the default power, without a pow).
+        let d_err = if power == 2.0 {
+            2.0 * err
+        } else {
+            power * err.abs().powf(power - 1.0) * err.signum()
+        };
+        let g = d_err * p * (1.0 - p) * SCALE as f32 / k;
         grad.b2[b] += g;
         for (half, hs) in h.iter_mut().enumerate() {
             let w2 = &self.w2_of(b)[half * n..][..n];
@@ -312,6 +329,8 @@ pub struct TrainConfig {
     pub lr: f32,
     pub lambda: f32,
     pub k: f32,
+    /// Exponent of the training loss `|p - t|^power`.
+    pub power: f32,
     pub holdout: f64,
     pub threads: usize,
     pub seed: u64,
@@ -330,6 +349,7 @@ impl Default for TrainConfig {
             lr: 0.001,
             lambda: 0.5,
             k: 400.0,
+            power: 2.0,
             holdout: 0.05,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
@@ -395,7 +415,7 @@ pub fn train(
         for (bi, chunk) in train.chunks(batch).enumerate() {
             t += 1;
             let per = chunk.len().div_ceil(threads);
-            let k = cfg.k;
+            let (k, power) = (cfg.k, cfg.power);
             let net_ref = &net;
             let losses: Vec<f64> = std::thread::scope(|scope| {
                 let handles: Vec<_> = chunk
@@ -409,7 +429,7 @@ pub fn train(
                             g.b2.iter_mut().for_each(|x| *x = 0.0);
                             let mut h = [vec![0.0; net_ref.hidden], vec![0.0; net_ref.hidden]];
                             part.iter()
-                                .map(|s| net_ref.backprop(s, k, g, &mut h) as f64)
+                                .map(|s| net_ref.backprop(s, k, power, g, &mut h) as f64)
                                 .sum::<f64>()
                         })
                     })
@@ -558,6 +578,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     cfg.lr = a.get("lr", cfg.lr)?;
     cfg.lambda = a.get("lambda", cfg.lambda)?;
     cfg.k = a.get("k", cfg.k)?;
+    cfg.power = a.get("power", cfg.power)?;
     cfg.holdout = a.get("holdout", cfg.holdout)?;
     cfg.threads = a.get("threads", cfg.threads)?;
     cfg.seed = a.get("seed", cfg.seed)?;
@@ -579,6 +600,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     if !(0.0..=1.0).contains(&cfg.lambda) || !(0.0..1.0).contains(&cfg.holdout) || cfg.k <= 0.0 {
         return Err("-lambda and -holdout lie in 0..1, -k is positive".into());
+    }
+    if !(1.0..=4.0).contains(&cfg.power) {
+        return Err(format!("-power {} is not in 1..4", cfg.power));
     }
     let paths: Vec<String> = data.split(',').map(str::to_string).collect();
     let loaded = Instant::now();
@@ -774,15 +798,15 @@ mod tests {
         let (recs, _) = data(4, 9);
         let net = FloatNet::random(32, 3, 0.088);
         let k = 400.0;
-        for r in &recs {
+        for (r, power) in recs.iter().flat_map(|r| [(r, 2.0f32), (r, 2.5)]) {
             let s = Sample::new(r, 0.3, k);
             let mut grad = net.zeros_like();
             let mut h = [vec![0.0; 32], vec![0.0; 32]];
-            net.backprop(&s, k, &mut grad, &mut h);
+            net.backprop(&s, k, power, &mut grad, &mut h);
             let (views, b) = s.inputs();
             let loss = |n: &FloatNet| {
                 let p = sigmoid(n.eval(&views[0], &views[1], b) / k);
-                ((p - s.target) as f64).powi(2)
+                ((p - s.target) as f64).abs().powf(power as f64)
             };
             let eps = 1e-3f32;
             let f = views[0][0] as usize;
